@@ -1,0 +1,277 @@
+/**
+ * The contract, defined once: every operation's method, path, query, body, success payload
+ * and auth, as an `HttpApi`. The sandbox serves it, the client executes it, and
+ * `docs/openapi.json` is generated from it.
+ *
+ * @since 0.1.0
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import * as AgentAuth from "./AgentAuth.js"
+import * as Analytics from "./Analytics.js"
+import * as Claims from "./Claims.js"
+import { Success } from "./Envelope.js"
+import * as Evm from "./Evm.js"
+import * as FeeShare from "./FeeShare.js"
+import {
+  BadRequestWire,
+  ForbiddenWire,
+  NotFoundWire,
+  RateLimitedWire,
+  ServerErrorWire,
+  UnauthorizedWire
+} from "./FeeShareError.js"
+import * as Identity from "./Identity.js"
+import * as Launch from "./Launch.js"
+import * as Plan from "./Plan.js"
+import * as Trade from "./Trade.js"
+
+/**
+ * The path `{base_url}` adds to `{root_url}`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const basePath = "/api/v1"
+
+/**
+ * The header that carries the API key.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const apiKeyHeader = "x-api-key"
+
+/**
+ * The account an API key belongs to, provided to handlers by `ApiKey` on the server.
+ *
+ * @since 0.1.0
+ * @category security
+ */
+export class Account extends Context.Tag("@feeshare/domain/Account")<Account, {
+  readonly userId: string
+  readonly keyId: string
+}>() {}
+
+/**
+ * `x-api-key` security, required by every group except `agentAuth` and `system`.
+ *
+ * @since 0.1.0
+ * @category security
+ */
+export class ApiKey extends HttpApiMiddleware.Tag<ApiKey>()("@feeshare/domain/ApiKey", {
+  failure: UnauthorizedWire,
+  provides: Account,
+  security: { apiKey: HttpApiSecurity.apiKey({ key: apiKeyHeader, in: "header" }) }
+}) {}
+
+/**
+ * The ping answer (no envelope).
+ *
+ * @since 0.1.0
+ * @category resources
+ */
+export const Pong = Schema.Struct({ message: Schema.String }).annotations({ identifier: "Pong" })
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const ClaimsGroup = HttpApiGroup.make("claims")
+  .add(
+    HttpApiEndpoint.post("createPlan", "/token-launch/create-claim-txs/v2")
+      .setPayload(Claims.ClaimPlanRequest)
+      .addSuccess(Success(Plan.TransactionPlan))
+      .annotate(OpenApi.Summary, "Build a claim plan for custom-quote fees or a holding balance")
+  )
+  .add(
+    HttpApiEndpoint.get("positions", "/token-launch/claimable-positions")
+      .setUrlParams(Claims.WalletQuery)
+      .addSuccess(Success(Claims.ClaimablePositions))
+  )
+  .add(
+    HttpApiEndpoint.get("vaults", "/token-launch/damm-v2/vault-claimables")
+      .setUrlParams(Claims.WalletQuery)
+      .addSuccess(Success(Claims.VaultClaimables))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const FeeShareGroup = HttpApiGroup.make("feeShare")
+  .add(
+    HttpApiEndpoint.post("updateConfig", "/fee-share/admin/update-config")
+      .setPayload(FeeShare.UpdateConfigRequest)
+      .addSuccess(Success(FeeShare.TransactionEntries))
+  )
+  .add(
+    HttpApiEndpoint.post("partnerClaim", "/fee-share/partner-config/claim-tx")
+      .setPayload(FeeShare.PartnerClaimRequest)
+      .addSuccess(Success(FeeShare.TransactionEntries))
+  )
+  .add(
+    HttpApiEndpoint.get("adminList", "/fee-share/admin/list")
+      .setUrlParams(Claims.WalletQuery)
+      .addSuccess(Success(FeeShare.AdminTokens))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const LaunchGroup = HttpApiGroup.make("launch")
+  .add(
+    HttpApiEndpoint.post("createTransaction", "/token-launch/create-launch-transaction")
+      .setPayload(Launch.LaunchRequest)
+      .addSuccess(Success(Launch.LaunchTransaction))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const TradeGroup = HttpApiGroup.make("trade")
+  .add(
+    HttpApiEndpoint.get("quote", "/trade/quote")
+      .setUrlParams(Trade.QuoteRequest)
+      .addSuccess(Success(Trade.TradeQuote))
+  )
+  .add(
+    HttpApiEndpoint.post("swap", "/trade/swap")
+      .setPayload(Trade.SwapRequest)
+      .addSuccess(Success(Trade.SwapResult))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const AnalyticsGroup = HttpApiGroup.make("analytics")
+  .add(
+    HttpApiEndpoint.get("lifetimeFees", "/token-launch/lifetime-fees")
+      .setUrlParams(Analytics.TokenMintQuery)
+      .addSuccess(Success(Analytics.LifetimeFees))
+  )
+  .add(
+    HttpApiEndpoint.get("claimStats", "/token-launch/claim-stats")
+      .setUrlParams(Analytics.TokenMintQuery)
+      .addSuccess(Success(Analytics.ClaimStatisticsList))
+  )
+  .add(
+    HttpApiEndpoint.get("pools", "/main/platform/pools")
+      .setUrlParams(Analytics.PoolsQuery)
+      .addSuccess(Success(Analytics.Pools))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * EVM-chain reads. Their 400 and 500 bodies carry the message in `response`.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const EvmGroup = HttpApiGroup.make("evm")
+  .add(
+    HttpApiEndpoint.post("indexTokenStatus", "/evm/alt/index-token/status")
+      .setPayload(Evm.IndexStatusRequest)
+      .addSuccess(Success(Evm.IndexTokenStatuses))
+  )
+  .add(
+    HttpApiEndpoint.get("claimablePositions", "/evm/alt/claimable-positions")
+      .setUrlParams(Evm.OwnerQuery)
+      .addSuccess(Success(Evm.EvmPositions))
+  )
+  .add(
+    HttpApiEndpoint.get("creationFee", "/evm/alt/creation-fee")
+      .addSuccess(Success(Evm.CreationFee))
+  )
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * @since 0.1.0
+ * @category groups
+ */
+export const IdentityGroup = HttpApiGroup.make("identity")
+  .add(HttpApiEndpoint.get("me", "/auth/me").addSuccess(Success(Identity.Me)))
+  .middleware(ApiKey)
+  .prefix(basePath)
+
+/**
+ * Wallet signature for an API key; no key needed.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const AgentAuthGroup = HttpApiGroup.make("agentAuth")
+  .add(
+    HttpApiEndpoint.post("init", "/agent/v2/auth/init")
+      .setPayload(AgentAuth.InitRequest)
+      .addSuccess(Success(AgentAuth.Challenge))
+  )
+  .add(
+    HttpApiEndpoint.post("callback", "/agent/v2/auth/callback")
+      .setPayload(AgentAuth.CallbackRequest)
+      .addSuccess(Success(AgentAuth.CallbackResponse))
+  )
+  .prefix(basePath)
+
+/**
+ * `{root_url}/ping`: reads the rate-limit headers.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const SystemGroup = HttpApiGroup.make("system")
+  .add(HttpApiEndpoint.get("ping", "/ping").addSuccess(Pong))
+
+/**
+ * The whole service: 18 operations under `{base_url}` and `ping` under `{root_url}`.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export class Api extends HttpApi.make("feeshare")
+  .add(ClaimsGroup)
+  .add(FeeShareGroup)
+  .add(LaunchGroup)
+  .add(TradeGroup)
+  .add(AnalyticsGroup)
+  .add(EvmGroup)
+  .add(IdentityGroup)
+  .add(AgentAuthGroup)
+  .add(SystemGroup)
+  .addError(BadRequestWire)
+  .addError(UnauthorizedWire)
+  .addError(ForbiddenWire)
+  .addError(NotFoundWire)
+  .addError(RateLimitedWire)
+  .addError(ServerErrorWire)
+{}
+
+/**
+ * The name of an operation as used in errors and spans: `group.endpoint`.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const operationName = (group: string, endpoint: string): string =>
+  group === "system" ? endpoint : `${group}.${endpoint}`
+
+/**
+ * The groups whose operations live under `{base_url}` (all but `system`).
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const isUnderBaseUrl = (group: string): boolean => group !== "system"

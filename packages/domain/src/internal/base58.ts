@@ -1,0 +1,53 @@
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+const INDEX = new Int8Array(128).fill(-1)
+for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i
+
+/** Decodes base58 (Bitcoin alphabet); `undefined` when a character is outside the alphabet. */
+export const decode = (text: string): Uint8Array | undefined => {
+  let zeros = 0
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++
+  const bytes: Array<number> = []
+  for (let i = zeros; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const digit = code < 128 ? INDEX[code]! : -1
+    if (digit < 0) return undefined
+    let carry = digit
+    for (let j = 0; j < bytes.length; j++) {
+      carry += bytes[j]! * 58
+      bytes[j] = carry & 0xff
+      carry >>= 8
+    }
+    while (carry > 0) {
+      bytes.push(carry & 0xff)
+      carry >>= 8
+    }
+  }
+  const out = new Uint8Array(zeros + bytes.length)
+  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!
+  return out
+}
+
+/** Encodes bytes as base58 (Bitcoin alphabet). */
+export const encode = (bytes: Uint8Array): string => {
+  let zeros = 0
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++
+  const digits: Array<number> = []
+  for (let i = zeros; i < bytes.length; i++) {
+    let carry = bytes[i]!
+    for (let j = 0; j < digits.length; j++) {
+      carry += digits[j]! << 8
+      digits[j] = carry % 58
+      carry = (carry / 58) | 0
+    }
+    while (carry > 0) {
+      digits.push(carry % 58)
+      carry = (carry / 58) | 0
+    }
+  }
+  let out = "1".repeat(zeros)
+  for (let i = digits.length - 1; i >= 0; i--) out += ALPHABET[digits[i]!]
+  return out
+}
+
+/** Length in bytes of a base58 string's decoding, or `undefined` when it is not base58. */
+export const decodedLength = (text: string): number | undefined => decode(text)?.length

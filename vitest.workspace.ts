@@ -1,0 +1,5 @@
+import { defineWorkspace } from "vitest/config"
+
+export default defineWorkspace([
+  "packages/*/vitest.config.ts"
+])
