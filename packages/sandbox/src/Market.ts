@@ -1,0 +1,165 @@
+/**
+ * The sandbox's market: tokens, pools, fee-share configs, accrued fees and claims, every one
+ * of them backed by real transactions on the ledger. The HTTP handlers call this service
+ * with already-decoded requests; the setup operations (sandbox-only) live here too.
+ *
+ * @since 0.1.0
+ */
+import type { Analytics, Claims, FeeShare, Launch, Plan, Trade } from "@feeshare/domain"
+import { PublicKey } from "@feeshare/domain/PublicKey"
+import { RawAmount } from "@feeshare/domain/RawAmount"
+import { BasisPoints } from "@feeshare/domain/BasisPoints"
+import { Context, type Effect, Schema } from "effect"
+
+/**
+ * A request the market refuses: the HTTP layer answers it with `status` and `message`
+ * (400 invalid or nothing to claim, 403 not the admin, 404 unknown token).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Rejection extends Schema.TaggedError<Rejection>()("Rejection", {
+  status: Schema.Literal(400, 403, 404, 500),
+  message: Schema.String
+}) {}
+
+/**
+ * Sandbox-only: create a token whose mint keypair the sandbox holds.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const CreateTokenInput = Schema.Struct({
+  /** The wallet that will launch the token; it is the fee-share admin until changed. */
+  creator: PublicKey,
+  name: Schema.optionalWith(Schema.String, { exact: true }),
+  symbol: Schema.optionalWith(Schema.String, { exact: true }),
+  /** Quote mint of the pool; wrapped SOL when absent. */
+  quoteMint: Schema.optionalWith(PublicKey, { exact: true }),
+  flow: Schema.optionalWith(Schema.Literal("dbc", "damm_v2_direct"), { exact: true }),
+  decimals: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 9)), { exact: true })
+})
+
+/**
+ * @since 0.1.0
+ * @category setup
+ */
+export const CreatedToken = Schema.Struct({
+  mint: PublicKey,
+  configKey: PublicKey,
+  quoteMint: PublicKey,
+  decimals: Schema.Number
+})
+
+/**
+ * Sandbox-only: a fee-share config (claimers and basis points, admin, optional partner).
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const CreateFeeShareConfigInput = Schema.Struct({
+  mint: PublicKey,
+  claimers: Schema.Array(Schema.Struct({ wallet: PublicKey, bps: BasisPoints })),
+  admin: PublicKey,
+  partner: Schema.optionalWith(PublicKey, { exact: true })
+})
+
+/**
+ * @since 0.1.0
+ * @category setup
+ */
+export const FeeShareConfigView = Schema.Struct({
+  mint: PublicKey,
+  admin: PublicKey,
+  partner: Schema.NullOr(PublicKey),
+  claimers: Schema.Array(Schema.Struct({ wallet: PublicKey, bps: BasisPoints }))
+})
+
+/**
+ * Sandbox-only: lamports for an address.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const AirdropInput = Schema.Struct({ address: PublicKey, lamports: RawAmount })
+
+/**
+ * @since 0.1.0
+ * @category setup
+ */
+export const AirdropResult = Schema.Struct({ signature: Schema.String, balance: RawAmount })
+
+/**
+ * Sandbox-only: move the block clock forward.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const AdvanceSlotsInput = Schema.Struct({ slots: Schema.Int.pipe(Schema.between(1, 100_000)) })
+
+/**
+ * @since 0.1.0
+ * @category setup
+ */
+export const ClockView = Schema.Struct({
+  slot: RawAmount,
+  blockHeight: RawAmount,
+  blockhash: Schema.String
+})
+
+/**
+ * Sandbox-only: a JSON snapshot of the ledger and the market (for inspection and tests).
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const LedgerState = Schema.Struct({
+  clock: ClockView,
+  tokens: Schema.Array(Schema.Struct({
+    mint: PublicKey,
+    symbol: Schema.String,
+    launched: Schema.Boolean,
+    migrated: Schema.Boolean,
+    quoteMint: PublicKey,
+    lifetimeFees: RawAmount
+  }, Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Market extends Context.Tag("@feeshare/sandbox/Market")<Market, Market.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Market {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly createPlan: (request: Claims.ClaimPlanRequest) => Effect.Effect<Plan.TransactionPlan, Rejection>
+    readonly positions: (wallet: PublicKey) => Effect.Effect<ReadonlyArray<Claims.ClaimablePosition>, Rejection>
+    readonly vaults: (wallet: PublicKey) => Effect.Effect<typeof Claims.VaultClaimables.Type, Rejection>
+    readonly updateConfig: (request: FeeShare.UpdateConfigRequest) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
+    readonly partnerClaim: (partnerWallet: PublicKey) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
+    readonly adminList: (wallet: PublicKey) => Effect.Effect<typeof FeeShare.AdminTokens.Type, Rejection>
+    /** The launch transaction, base58, already signed by the mint. */
+    readonly launch: (request: Launch.LaunchRequest) => Effect.Effect<string, Rejection>
+    readonly quote: (request: Trade.QuoteRequest) => Effect.Effect<Trade.TradeQuote, Rejection>
+    readonly swap: (request: Trade.SwapRequest) => Effect.Effect<Trade.SwapResult, Rejection>
+    readonly lifetimeFees: (tokenMint: PublicKey) => Effect.Effect<bigint, Rejection>
+    readonly claimStats: (tokenMint: PublicKey) => Effect.Effect<ReadonlyArray<Analytics.ClaimStatistics>, Rejection>
+    readonly pools: (onlyMigrated: boolean) => Effect.Effect<ReadonlyArray<Analytics.PoolEntry>, Rejection>
+
+    readonly createToken: (input: typeof CreateTokenInput.Type) => Effect.Effect<typeof CreatedToken.Type, Rejection>
+    readonly createFeeShareConfig: (
+      input: typeof CreateFeeShareConfigInput.Type
+    ) => Effect.Effect<typeof FeeShareConfigView.Type, Rejection>
+    readonly airdrop: (input: typeof AirdropInput.Type) => Effect.Effect<typeof AirdropResult.Type, Rejection>
+    readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>
+    readonly state: Effect.Effect<typeof LedgerState.Type>
+  }
+}

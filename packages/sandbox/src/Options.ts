@@ -1,0 +1,63 @@
+/**
+ * Sandbox options: every knob of the local service.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  readonly port: number
+  /** Host to bind; default 127.0.0.1. */
+  readonly host: string
+  /** Seed of every deterministic choice (keys, fixtures, TOTP secrets). */
+  readonly seed: string
+  /** Requests per sliding window per user and per IP (default 5000). */
+  readonly rateLimit: number
+  /** Length of the sliding window in milliseconds (default one hour). */
+  readonly rateWindowMillis: number
+  /** The separate, smaller limit on the agent-auth operations per IP (default 30). */
+  readonly agentAuthLimit: number
+  /** Milliseconds per slot of the block clock (default 400; tests use less). */
+  readonly slotMillis: number
+  /** Latency added to every HTTP answer, in milliseconds (default 0). */
+  readonly latencyMillis: number
+  /** Probability in [0, 1] per status (e.g. `{ 500: 0.1, 503: 0.05 }`) of answering that error instead. */
+  readonly errorRates: Readonly<Record<number, number>>
+  /** Number of requests, from the start, that are answered 429 regardless of the budget. */
+  readonly burst429: number
+  /** Probability in [0, 1] that `/rpc` accepts a transaction and never lands it. */
+  readonly dropRate: number
+  /** Blocks a blockhash stays valid (default 150); lower values make expiry come early. */
+  readonly blockhashValidity: number
+}
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const defaults: Options = {
+  port: 0,
+  host: "127.0.0.1",
+  seed: "feeshare-sandbox",
+  rateLimit: 5000,
+  rateWindowMillis: 3_600_000,
+  agentAuthLimit: 30,
+  slotMillis: 400,
+  latencyMillis: 0,
+  errorRates: {},
+  burst429: 0,
+  dropRate: 0,
+  blockhashValidity: 150
+}
+
+/**
+ * Fills the options not given with their defaults.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Partial<Options> = {}): Options => ({ ...defaults, ...options })
