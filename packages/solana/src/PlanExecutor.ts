@@ -1,0 +1,358 @@
+/**
+ * Executes a claim plan: validates it, verifies every stage before signing any, submits the
+ * stages in the given order as soon as their dependencies have landed (independent stages
+ * overlap their confirmations), runs lookup-table setup and waits for the table to warm up,
+ * rebuilds the plan when a blockhash expires, never resubmits a landed stage, and reports
+ * progress as events.
+ *
+ * @since 0.1.0
+ */
+import { Plan, type Signer } from "@feeshare/domain"
+import { Clock, Data, Duration, Effect, Either, Mailbox, Queue, Schema, Stream } from "effect"
+import * as Chain from "./Chain.js"
+import * as Signers from "./Signers.js"
+import * as WireTransaction from "./WireTransaction.js"
+
+/**
+ * Progress of an execution.
+ *
+ * @since 0.1.0
+ * @category events
+ */
+export type Event = Data.TaggedEnum<{
+  /** The stage passed every check. */
+  Verified: { readonly stage: string }
+  /** The local signers signed the stage. */
+  Signed: { readonly stage: string; readonly signature: string }
+  /** The node accepted the stage's transaction. */
+  Submitted: { readonly stage: string; readonly signature: string }
+  /** The stage reached the commitment. */
+  Landed: { readonly stage: string; readonly signature: string; readonly slot: bigint }
+  /** The stage failed (`reason` is the error's tag, e.g. `BlockhashExpired`). */
+  Failed: { readonly stage: string; readonly reason: string; readonly message: string }
+  /** `rebuild` returned a new plan. */
+  Rebuilt: { readonly attempt: number; readonly reason: RebuildReason; readonly stages: number }
+  /** The lookup table is warming up; `rebuild` is called again after `delay`. */
+  Waiting: { readonly reason: "warming_up"; readonly delay: Duration.Duration }
+  /** The plan is complete. */
+  Completed: { readonly result: Result }
+}>
+
+/**
+ * @since 0.1.0
+ * @category events
+ */
+export const Event = Data.taggedEnum<Event>()
+
+/**
+ * Why the plan was rebuilt.
+ *
+ * @since 0.1.0
+ * @category events
+ */
+export type RebuildReason = "setup" | "expired" | "warming_up"
+
+/**
+ * A stage that landed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LandedStage {
+  readonly id: string
+  readonly kind: Plan.StageKind
+  readonly signature: string
+  readonly slot: bigint
+}
+
+/**
+ * Every stage that landed, in landing order, and how many times the plan was rebuilt.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Result {
+  readonly stages: ReadonlyArray<LandedStage>
+  readonly rebuilds: number
+}
+
+/**
+ * More blockhash expiries or setup rounds than `maxRebuilds` allows.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RebuildLimitReached extends Schema.TaggedError<RebuildLimitReached>()("RebuildLimitReached", {
+  rebuilds: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * The lookup table was still warming up (empty plan, `setup_required`) at the deadline.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SetupTimedOut extends Schema.TaggedError<SetupTimedOut>()("SetupTimedOut", {
+  waitedMillis: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * Everything `execute` can fail with, besides the errors of `rebuild`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type ExecuteError =
+  | Plan.InvalidPlan
+  | WireTransaction.Refusal
+  | Signer.SignerError
+  | Chain.PreflightFailed
+  | Chain.TransactionFailed
+  | Chain.ChainUnavailable
+  | RebuildLimitReached
+  | SetupTimedOut
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options<E, R> {
+  /** Asks the service for the plan again (after setup, while warming up, after expiry). */
+  readonly rebuild: () => Effect.Effect<Plan.TransactionPlan, E, R>
+  /** Default `confirmed`. */
+  readonly commitment?: Chain.Commitment | undefined
+  readonly onEvent?: ((event: Event) => Effect.Effect<void>) | undefined
+  /** Rebuilds after setup or expiry (warm-up polls are bounded by the deadline). Default 5. */
+  readonly maxRebuilds?: number | undefined
+  /** Wait between warm-up polls. Default 2 seconds. */
+  readonly warmupInterval?: Duration.DurationInput | undefined
+  /** Give up warming up after this long. Default 2 minutes. */
+  readonly warmupDeadline?: Duration.DurationInput | undefined
+  /** See `Chain.sendAndConfirm`. Default 2 seconds. */
+  readonly rebroadcastInterval?: Duration.DurationInput | undefined
+}
+
+type Outcome =
+  | { readonly _tag: "Landed"; readonly stage: Plan.Stage; readonly landed: Chain.Landed }
+  | { readonly _tag: "Expired"; readonly stage: Plan.Stage; readonly error: Chain.BlockhashExpired }
+  | {
+    readonly _tag: "Failed"
+    readonly stage: Plan.Stage
+    readonly error: Chain.PreflightFailed | Chain.TransactionFailed | Chain.ChainUnavailable
+  }
+
+interface Run {
+  readonly landed: Map<string, LandedStage>
+  readonly order: Array<LandedStage>
+}
+
+/**
+ * Runs the stages of one plan: verify all, sign all, then submit as `Plan.schedule`
+ * allows. Returns whether a stage expired (the caller rebuilds).
+ */
+const runStages = (
+  plan: Pick<Plan.TransactionPlan, "transactions">,
+  run: Run,
+  options: {
+    readonly commitment: Chain.Commitment
+    readonly emit: (event: Event) => Effect.Effect<void>
+    readonly rebroadcastInterval: Duration.DurationInput
+  }
+) =>
+  Effect.gen(function*() {
+    const signers = yield* Signers.Signers
+    const pending = plan.transactions.filter((stage) => !run.landed.has(stage.id))
+    // every stage is verified (concurrently) before any is signed
+    const verified = yield* Effect.forEach(
+      pending,
+      (stage) =>
+        WireTransaction.verifyStage(stage, Signers.forTransaction(signers, stage.requiredSigners)).pipe(
+          Effect.tapBoth({
+            onFailure: (error) =>
+              options.emit(Event.Failed({ stage: stage.id, reason: error._tag, message: error.message })),
+            onSuccess: () => options.emit(Event.Verified({ stage: stage.id }))
+          })
+        ),
+      { concurrency: 8 }
+    )
+    // signed one at a time (a wallet may prompt for each)
+    const signed = new Map<string, WireTransaction.Signed>()
+    for (const item of verified) {
+      const transaction = yield* WireTransaction.sign(item)
+      const id = item.decoded.label
+      signed.set(id, transaction)
+      yield* options.emit(Event.Signed({ stage: id, signature: transaction.signature }))
+    }
+
+    const progress = { submitted: new Set<string>(), landed: new Set(run.landed.keys()) }
+    const outcomes = yield* Queue.unbounded<Outcome>()
+    let inFlight = 0
+    let expired = false
+
+    const confirmOptions = { commitment: options.commitment, rebroadcastInterval: options.rebroadcastInterval }
+    // submitted in order by this fiber; only the confirmations run concurrently
+    const submit = (stage: Plan.Stage) =>
+      Effect.gen(function*() {
+        const transaction = signed.get(stage.id)
+        if (transaction === undefined) return yield* Effect.dieMessage(`stage ${stage.id} was not signed`)
+        const attempt = yield* Chain.submit(transaction, confirmOptions).pipe(
+          Effect.map(Either.right),
+          Effect.catchTag("BlockhashExpired", (error) => Effect.succeed(Either.left(error)))
+        )
+        if (Either.isLeft(attempt)) {
+          yield* Queue.offer(outcomes, { _tag: "Expired", stage, error: attempt.left })
+          return false
+        }
+        const submitted = attempt.right
+        yield* options.emit(Event.Submitted({ stage: stage.id, signature: transaction.signature }))
+        yield* Chain.confirm(submitted, confirmOptions).pipe(
+          Effect.matchEffect({
+            onSuccess: (landed) => Queue.offer(outcomes, { _tag: "Landed", stage, landed }),
+            onFailure: (error) =>
+              Queue.offer(
+                outcomes,
+                error._tag === "BlockhashExpired" ? { _tag: "Expired", stage, error } : { _tag: "Failed", stage, error }
+              )
+          }),
+          Effect.forkScoped
+        )
+        return true
+      })
+
+    while (true) {
+      if (!expired) {
+        for (const stage of Plan.schedule(plan, progress)) {
+          progress.submitted.add(stage.id)
+          inFlight++
+          const sent = yield* submit(stage).pipe(
+            Effect.tapError((error) =>
+              options.emit(Event.Failed({ stage: stage.id, reason: error._tag, message: error.message }))
+            )
+          )
+          if (!sent) {
+            expired = true
+            break
+          }
+        }
+      }
+      if (inFlight === 0) break
+      const outcome = yield* Queue.take(outcomes)
+      inFlight--
+      const id = outcome.stage.id
+      if (outcome._tag === "Landed") {
+        const landed: LandedStage = {
+          id,
+          kind: outcome.stage.kind,
+          signature: outcome.landed.signature,
+          slot: outcome.landed.slot
+        }
+        progress.landed.add(id)
+        run.landed.set(id, landed)
+        run.order.push(landed)
+        yield* options.emit(Event.Landed({ stage: id, signature: landed.signature, slot: landed.slot }))
+      } else {
+        yield* options.emit(Event.Failed({ stage: id, reason: outcome.error._tag, message: outcome.error.message }))
+        if (outcome._tag === "Expired") expired = true
+        else return yield* outcome.error
+      }
+    }
+    return { expired }
+  }).pipe(Effect.scoped)
+
+/**
+ * Executes a plan with the local `Signers` on the `Chain` (see the module description).
+ * Succeeds with every landed stage; fails with the first refusal (before anything is
+ * signed), an on-chain failure, or a bound reached.
+ *
+ * @since 0.1.0
+ * @category execution
+ */
+export const execute = <E, R>(
+  plan: Plan.TransactionPlan,
+  options: Options<E, R>
+): Effect.Effect<Result, ExecuteError | E, R | Chain.Chain | Signers.Signers> =>
+  Effect.gen(function*() {
+    const emit = options.onEvent ?? (() => Effect.void)
+    const commitment = options.commitment ?? "confirmed"
+    const maxRebuilds = options.maxRebuilds ?? 5
+    const warmupInterval = Duration.decode(options.warmupInterval ?? "2 seconds")
+    const warmupDeadline = Duration.toMillis(options.warmupDeadline ?? "2 minutes")
+    const rebroadcastInterval = options.rebroadcastInterval ?? "2 seconds"
+    const run: Run = { landed: new Map(), order: [] }
+    let rebuilds = 0
+    let warmingSince: number | undefined
+    let current = plan
+
+    const rebuild = (reason: RebuildReason) =>
+      Effect.gen(function*() {
+        if (reason !== "warming_up") {
+          rebuilds++
+          if (rebuilds > maxRebuilds) {
+            return yield* new RebuildLimitReached({
+              rebuilds: maxRebuilds,
+              message: `the plan was rebuilt ${maxRebuilds} times and still did not complete`
+            })
+          }
+        }
+        const next = yield* options.rebuild()
+        yield* emit(Event.Rebuilt({ attempt: rebuilds, reason, stages: next.transactions.length }))
+        return next
+      })
+
+    while (true) {
+      yield* Plan.validate(current)
+      if (current.readiness.status === Plan.setupRequired && current.transactions.length === 0) {
+        const now = yield* Clock.currentTimeMillis
+        warmingSince ??= now
+        if (now - warmingSince >= warmupDeadline) {
+          return yield* new SetupTimedOut({
+            waitedMillis: now - warmingSince,
+            message: `the lookup table was still warming up after ${now - warmingSince} ms`
+          })
+        }
+        yield* emit(Event.Waiting({ reason: "warming_up", delay: warmupInterval }))
+        yield* Effect.sleep(warmupInterval)
+        current = yield* rebuild("warming_up")
+        continue
+      }
+      if (current.readiness.status === Plan.setupRequired) {
+        const setup = {
+          transactions: current.transactions.filter((stage) => stage.kind === "lookup_table_setup")
+        }
+        yield* Plan.validate({ ...setup, readiness: current.readiness })
+        const outcome = yield* runStages(setup, run, { commitment, emit, rebroadcastInterval })
+        current = yield* rebuild(outcome.expired ? "expired" : "setup")
+        continue
+      }
+      const outcome = yield* runStages(current, run, { commitment, emit, rebroadcastInterval })
+      if (!outcome.expired) {
+        const result: Result = { stages: [...run.order], rebuilds }
+        yield* emit(Event.Completed({ result }))
+        return result
+      }
+      current = yield* rebuild("expired")
+    }
+  }).pipe(Effect.withSpan("PlanExecutor.execute"))
+
+/**
+ * `execute` as a stream of events, ending with `Completed` (or failing with the error).
+ *
+ * @since 0.1.0
+ * @category execution
+ */
+export const stream = <E, R>(
+  plan: Plan.TransactionPlan,
+  options: Omit<Options<E, R>, "onEvent">
+): Stream.Stream<Event, ExecuteError | E, R | Chain.Chain | Signers.Signers> =>
+  Stream.unwrapScoped(
+    Effect.gen(function*() {
+      const mailbox = yield* Mailbox.make<Event, ExecuteError | E>()
+      yield* execute(plan, { ...options, onEvent: (event) => Effect.asVoid(mailbox.offer(event)) }).pipe(
+        Mailbox.into(mailbox),
+        Effect.forkScoped
+      )
+      return Mailbox.toStream(mailbox)
+    })
+  )

@@ -1,0 +1,21 @@
+/**
+ * @feeshare/solana: local signers, verification of the service's wire transactions before
+ * signing, sending and confirming over RPC, and the claim-plan executor.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as LocalSigner from "./LocalSigner.js"
+/** @since 0.1.0 */
+export * as Signers from "./Signers.js"
+/** @since 0.1.0 */
+export * as WireTransaction from "./WireTransaction.js"
+/** @since 0.1.0 */
+export * as Chain from "./Chain.js"
+/** @since 0.1.0 */
+export * as ChainRpc from "./ChainRpc.js"
+/** @since 0.1.0 */
+export * as PlanExecutor from "./PlanExecutor.js"
+/** @since 0.1.0 */
+export * as Flows from "./Flows.js"
