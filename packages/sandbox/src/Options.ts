@@ -21,6 +21,8 @@ export interface Options {
   readonly rateWindowMillis: number
   /** The separate, smaller limit on the agent-auth operations per IP (default 30). */
   readonly agentAuthLimit: number
+  /** The sliding window of `agentAuthLimit`, in milliseconds (default one minute). */
+  readonly agentAuthWindowMillis: number
   /** Milliseconds per slot of the block clock (default 400; tests use less). */
   readonly slotMillis: number
   /** Latency added to every HTTP answer, in milliseconds (default 0). */
@@ -46,6 +48,7 @@ export const defaults: Options = {
   rateLimit: 5000,
   rateWindowMillis: 3_600_000,
   agentAuthLimit: 30,
+  agentAuthWindowMillis: 60_000,
   slotMillis: 400,
   latencyMillis: 0,
   errorRates: {},

@@ -1,0 +1,122 @@
+/**
+ * Throughput of `GET token-launch/lifetime-fees` on the sandbox against a bare `node:http`
+ * server answering the same JSON, measured in the same run. The servers run on the main
+ * thread; the load generator (keep-alive connections, fixed concurrency) runs in a worker
+ * thread so that it does not compete for the servers' event loop.
+ *
+ * Run: npm run bench -w @feeshare/sandbox
+ */
+import { Api } from "@feeshare/domain"
+import { Effect, Layer, Redacted } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Worker } from "node:worker_threads"
+import * as Sandbox from "../src/Sandbox.js"
+import { SandboxInfo } from "../src/Server.js"
+
+const connections = 32
+const warmupMillis = 1_000
+const measureMillis = 3_000
+const rounds = 3
+
+const loadWorker = `
+const { parentPort, workerData } = require("node:worker_threads")
+const http = require("node:http")
+const { url, headers, connections, millis } = workerData
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
+let done = 0, failed = 0, stop = false
+const one = () => new Promise((resolve) => {
+  const req = http.get(url, { agent, headers }, (res) => {
+    res.resume()
+    res.on("end", () => { if (res.statusCode === 200) done++; else failed++; resolve() })
+  })
+  req.on("error", () => { failed++; resolve() })
+})
+const loop = async () => { while (!stop) await one() }
+const started = Date.now()
+Promise.all(Array.from({ length: connections }, loop)).then(() => {
+  agent.destroy()
+  parentPort.postMessage({ done, failed, millis: Date.now() - started })
+})
+setTimeout(() => { stop = true }, millis)
+`
+
+const load = (url: string, headers: Record<string, string>, millis: number) =>
+  Effect.async<{ done: number; failed: number; millis: number }>((resume) => {
+    const worker = new Worker(loadWorker, { eval: true, workerData: { url, headers, connections, millis } })
+    worker.once("message", (result) => {
+      resume(Effect.succeed(result))
+      void worker.terminate()
+    })
+    return Effect.promise(() => worker.terminate())
+  })
+
+const rate = (r: { done: number; millis: number }) => (r.done * 1000) / r.millis
+
+const bare = (body: string) =>
+  Effect.acquireRelease(
+    Effect.async<Server>((resume) => {
+      const server = createServer((request, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+        response.end(body)
+      })
+      server.listen(0, "127.0.0.1", () => {
+        resume(Effect.succeed(server))
+      })
+    }),
+    (server) =>
+      Effect.async<void>((resume) => {
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+const program = Effect.gen(function*() {
+  const info = yield* SandboxInfo
+  const apiKey = Redacted.value(info.demoApiKey)
+  // a token of the sandbox's own market, created through the sandbox-only route
+  const created = yield* Effect.promise(() =>
+    fetch(`${info.rootUrl}/sandbox/tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ creator: "CSxHPp4rCWU5aJRNnhWWhKEr9YXmhZPpJQPyqfLiP5xF" })
+    }).then((r) => r.json() as Promise<{ response: { mint: string } }>)
+  )
+  const path = `${Api.AnalyticsGroup.endpoints.lifetimeFees.path}?tokenMint=${created.response.mint}`
+  const sandboxUrl = `${info.rootUrl}${path}`
+  const headers = { [Api.apiKeyHeader]: apiKey }
+  const body = yield* Effect.promise(() => fetch(sandboxUrl, { headers }).then((r) => r.text()))
+  const server = yield* bare(body)
+  const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`
+
+  yield* load(bareUrl, headers, warmupMillis)
+  yield* load(sandboxUrl, headers, warmupMillis)
+  const results: Array<{ bare: number; sandbox: number; failed: number }> = []
+  for (let i = 0; i < rounds; i++) {
+    const b = yield* load(bareUrl, headers, measureMillis)
+    const s = yield* load(sandboxUrl, headers, measureMillis)
+    results.push({ bare: rate(b), sandbox: rate(s), failed: b.failed + s.failed })
+  }
+  const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const bareRate = median(results.map((r) => r.bare))
+  const sandboxRate = median(results.map((r) => r.sandbox))
+  const failed = results.reduce((n, r) => n + r.failed, 0)
+  const pad = (text: string, n: number) => text.padEnd(n)
+  const line = (name: string, value: number) =>
+    `| ${pad(name, 40)} | ${pad(value.toFixed(0), 10)} | ${pad((value / bareRate).toFixed(2), 6)} |`
+  console.log(`GET ${Api.AnalyticsGroup.endpoints.lifetimeFees.path}: ${connections} keep-alive connections, ` +
+    `${rounds} rounds of ${measureMillis / 1000} s, median (body ${body.length} bytes, ${failed} non-200)`)
+  console.log(`| ${pad("server", 40)} | ${pad("req/s", 10)} | ${pad("ratio", 6)} |`)
+  console.log(`|${"-".repeat(42)}|${"-".repeat(12)}|${"-".repeat(8)}|`)
+  console.log(line("bare node:http (baseline)", bareRate))
+  console.log(line("sandbox (HttpApiBuilder + limits + auth)", sandboxRate))
+  console.log(`target >= 0.50: ${sandboxRate / bareRate >= 0.5 ? "met" : "NOT met"}`)
+})
+
+Effect.runPromise(
+  Effect.scoped(program).pipe(
+    Effect.provide(Sandbox.layer({ rateLimit: 1_000_000_000, seed: "bench" }).pipe(Layer.orDie))
+  )
+).then(() => process.exit(0), (error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,294 @@
+/**
+ * Users, API keys, agent-auth challenges and MFA, in memory and deterministic from the seed.
+ * API keys are stored as SHA-256 digests only; the clear key is returned once, when it is
+ * created. Nonces and MFA auth codes are single-use and expire after five minutes of the
+ * Effect `Clock` (so `TestClock` drives them).
+ *
+ * @since 0.1.0
+ */
+import type { AgentAuth, Identity } from "@feeshare/domain"
+import { BadRequest, NotFound } from "@feeshare/domain/FeeShareError"
+import { base58, type PublicKey, toBytes } from "@feeshare/domain/PublicKey"
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import { createHash, createPublicKey, verify } from "node:crypto"
+import * as Seeded from "./internal/seeded.js"
+import * as Options from "./Options.js"
+import * as Totp from "./Totp.js"
+
+/**
+ * The error messages of agent authentication (the service's own texts).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const messages = {
+  nonce: "Nonce not found or expired",
+  signature: "Invalid signature",
+  authCode: "Invalid or expired auth code"
+} as const
+
+/**
+ * How long a nonce or an MFA auth code stays valid.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const challengeTtlMillis = 5 * 60 * 1000
+
+/**
+ * Wrong MFA codes accepted for one auth code before it is discarded.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxMfaAttempts = 5
+
+/**
+ * The owner of a valid key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface KeyOwner {
+  readonly userId: string
+  readonly keyId: string
+}
+
+/**
+ * Sandbox-only: the TOTP secret of a wallet, shown when MFA is enabled.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MfaSecret {
+  readonly wallet: string
+  /** Base32 secret, as authenticator apps take it. */
+  readonly secret: string
+  readonly otpauthUrl: string
+  readonly digits: number
+  readonly periodSeconds: number
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Accounts extends Context.Tag("@feeshare/sandbox/Accounts")<Accounts, Accounts.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Accounts {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** The owner of a key (synchronous: the rate limiter needs it before admitting a request). */
+    readonly resolve: (apiKey: string) => Option.Option<KeyOwner>
+    readonly user: (userId: string) => Effect.Effect<Identity.User, NotFound>
+    readonly init: (address: PublicKey) => Effect.Effect<AgentAuth.Challenge>
+    readonly callback: (request: AgentAuth.CallbackRequest) => Effect.Effect<AgentAuth.CallbackResponse, BadRequest>
+    /** Sandbox-only: turns TOTP MFA on for a wallet and returns its (seeded) secret. */
+    readonly enableMfa: (wallet: PublicKey) => Effect.Effect<MfaSecret>
+    /** Sandbox-only: revokes a key; `false` when no such key. */
+    readonly revoke: (keyId: string) => Effect.Effect<boolean>
+    /** A key created at start-up for the demo user (deterministic from the seed). */
+    readonly demoKey: Redacted.Redacted<string>
+    readonly demoUserId: string
+  }
+}
+
+interface KeyRecord {
+  readonly keyId: string
+  readonly userId: string
+  readonly name: string
+  revoked: boolean
+}
+
+interface UserRecord {
+  readonly user: Identity.User
+  readonly wallet: string | undefined
+  keys: number
+}
+
+interface Pending {
+  readonly wallet: string
+  readonly expiresAt: number
+  attempts: number
+}
+
+const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex")
+
+const spkiPrefix = Buffer.from("302a300506032b6570032100", "hex")
+
+const verifyEd25519 = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
+  try {
+    const key = createPublicKey({ key: Buffer.concat([spkiPrefix, publicKey]), format: "der", type: "spki" })
+    return verify(null, message, key, signature)
+  } catch {
+    return false
+  }
+}
+
+const operation = "agentAuth.callback"
+
+const reject = (message: string) => new BadRequest({ status: 400, message, operation })
+
+/**
+ * Builds the in-memory accounts of a sandbox: one demo user with one key, then whatever
+ * agent authentication creates.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options.Options): Effect.Effect<Accounts.Service> =>
+  Effect.gen(function*() {
+    const random = Seeded.stream(options.seed, "accounts")
+    const keys = new Map<string, KeyRecord>() // by SHA-256 of the key
+    const keyIds = new Map<string, KeyRecord>()
+    const users = new Map<string, UserRecord>()
+    const usersByWallet = new Map<string, UserRecord>()
+    const nonces = new Map<string, Pending & { readonly message: Uint8Array }>()
+    const authCodes = new Map<string, Pending>()
+    const mfaSecrets = new Map<string, Uint8Array>()
+
+    const addUser = (wallet: string | undefined, now: number): UserRecord => {
+      const label = wallet === undefined ? "demo-user" : `user:${wallet}`
+      const uuid = Seeded.uuid(Seeded.derive(options.seed, label))
+      const record: UserRecord = {
+        wallet,
+        keys: 0,
+        user: {
+          uuid,
+          type: wallet === undefined ? "developer" : "agent",
+          username: wallet === undefined ? "demo" : `agent_${wallet.slice(0, 8)}`,
+          status: "active",
+          registered_at: new Date(now).toISOString(),
+          points: 0,
+          invites: 0,
+          referral_count: 0
+        }
+      }
+      users.set(uuid, record)
+      if (wallet !== undefined) usersByWallet.set(wallet, record)
+      return record
+    }
+
+    const addKey = (owner: UserRecord, name: string): { apiKey: string; keyId: string } => {
+      const apiKey = `fs_sbx_${base58.encode(random.bytes(24))}`
+      const keyId = `key_${Seeded.toHex(random.bytes(8))}`
+      const record: KeyRecord = { keyId, userId: owner.user.uuid, name, revoked: false }
+      keys.set(sha256Hex(apiKey), record)
+      keyIds.set(keyId, record)
+      owner.keys++
+      return { apiKey, keyId }
+    }
+
+    const now0 = yield* Clock.currentTimeMillis
+    const demo = addUser(undefined, now0)
+    const demoKey = addKey(demo, "demo")
+
+    const issue = (wallet: string, keyName: string, now: number): AgentAuth.Credential => {
+      const existing = usersByWallet.get(wallet)
+      const owner = existing ?? addUser(wallet, now)
+      const isSignup = existing === undefined || existing.keys === 0
+      const { apiKey, keyId } = addKey(owner, keyName)
+      return { apiKey: Redacted.make(apiKey), keyId, isSignup }
+    }
+
+    const secretOf = (wallet: string): Uint8Array => Seeded.derive(options.seed, `totp:${wallet}`).subarray(0, 20)
+
+    const service: Accounts.Service = {
+      demoKey: Redacted.make(demoKey.apiKey),
+      demoUserId: demo.user.uuid,
+      resolve: (apiKey) => {
+        if (apiKey === "") return Option.none()
+        const record = keys.get(sha256Hex(apiKey))
+        return record === undefined || record.revoked
+          ? Option.none()
+          : Option.some({ userId: record.userId, keyId: record.keyId })
+      },
+      user: (userId) => {
+        const record = users.get(userId)
+        return record === undefined
+          ? Effect.fail(new NotFound({ status: 404, message: "User not found", operation: "identity.me" }))
+          : Effect.succeed(record.user)
+      },
+      init: (address) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const nonce = base58.encode(random.bytes(16))
+          const text = [
+            "Sign in to the feeshare sandbox",
+            `Wallet: ${address}`,
+            `Nonce: ${nonce}`,
+            `Issued at: ${new Date(now).toISOString()}`,
+            `Entropy: ${base58.encode(random.bytes(16))}`
+          ].join("\n")
+          const message = new TextEncoder().encode(text)
+          nonces.set(nonce, { wallet: address, expiresAt: now + challengeTtlMillis, attempts: 0, message })
+          return { message: base58.encode(message), nonce }
+        }),
+      callback: (request) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<AgentAuth.CallbackResponse, BadRequest> => {
+          if ("signature" in request) {
+            const pending = nonces.get(request.nonce)
+            // single use: any attempt consumes the nonce
+            nonces.delete(request.nonce)
+            if (pending === undefined || pending.expiresAt <= now || pending.wallet !== request.address) {
+              return Effect.fail(reject(messages.nonce))
+            }
+            const signature = base58.decode(request.signature)
+            if (signature === undefined || !verifyEd25519(toBytes(request.address), pending.message, signature)) {
+              return Effect.fail(reject(messages.signature))
+            }
+            if (mfaSecrets.has(request.address)) {
+              const authCode = base58.encode(random.bytes(24))
+              authCodes.set(authCode, { wallet: request.address, expiresAt: now + challengeTtlMillis, attempts: 0 })
+              return Effect.succeed({ mfaRequired: true as const, mfaMethod: "totp", authCode })
+            }
+            return Effect.succeed(issue(request.address, request.keyName, now))
+          }
+          const pending = authCodes.get(request.authCode)
+          if (pending === undefined || pending.expiresAt <= now) {
+            authCodes.delete(request.authCode)
+            return Effect.fail(reject(messages.authCode))
+          }
+          const secret = mfaSecrets.get(pending.wallet)
+          if (secret === undefined || !Totp.verify(secret, request.mfaCode, now)) {
+            pending.attempts++
+            if (pending.attempts >= maxMfaAttempts) authCodes.delete(request.authCode)
+            return Effect.fail(reject(messages.authCode))
+          }
+          authCodes.delete(request.authCode)
+          return Effect.succeed(issue(pending.wallet, request.keyName, now))
+        }),
+      enableMfa: (wallet) =>
+        Effect.sync(() => {
+          const secret = secretOf(wallet)
+          mfaSecrets.set(wallet, secret)
+          const base32 = Totp.toBase32(secret)
+          return {
+            wallet,
+            secret: base32,
+            otpauthUrl: `otpauth://totp/feeshare-sandbox:${wallet}?secret=${base32}&issuer=feeshare-sandbox&algorithm=SHA1&digits=${Totp.defaults.digits}&period=${Totp.defaults.periodSeconds}`,
+            digits: Totp.defaults.digits,
+            periodSeconds: Totp.defaults.periodSeconds
+          }
+        }),
+      revoke: (keyId) =>
+        Effect.sync(() => {
+          const record = keyIds.get(keyId)
+          if (record === undefined) return false
+          record.revoked = true
+          return true
+        })
+    }
+    return service
+  })
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options.Options): Layer.Layer<Accounts> => Layer.effect(Accounts, make(options))

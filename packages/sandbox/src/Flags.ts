@@ -1,0 +1,107 @@
+/**
+ * Command-line flags of `npm run sandbox`: one per option of `Options`.
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import { parseArgs } from "node:util"
+import * as Options from "./Options.js"
+
+type NumericOption = {
+  [K in keyof Options.Options]: Options.Options[K] extends number ? K : never
+}[keyof Options.Options]
+
+const numeric: ReadonlyArray<readonly [flag: string, option: NumericOption, rule: (n: number) => boolean, text: string]> = [
+  ["port", "port", (n) => Number.isInteger(n) && n >= 0 && n <= 65_535, "an integer from 0 to 65535"],
+  ["rate-limit", "rateLimit", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["rate-window-millis", "rateWindowMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["agent-auth-limit", "agentAuthLimit", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["agent-auth-window-millis", "agentAuthWindowMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["slot-millis", "slotMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["latency-millis", "latencyMillis", (n) => Number.isInteger(n) && n >= 0, "a non-negative integer"],
+  ["burst-429", "burst429", (n) => Number.isInteger(n) && n >= 0, "a non-negative integer"],
+  ["drop-rate", "dropRate", (n) => n >= 0 && n <= 1, "a number from 0 to 1"],
+  ["blockhash-validity", "blockhashValidity", (n) => Number.isInteger(n) && n >= 1, "a positive integer"]
+]
+
+/**
+ * The help text.
+ *
+ * @since 0.1.0
+ * @category usage
+ */
+export const usage = `Usage: npm run sandbox -- [flags]
+
+Serves the whole feeshare API on localhost over an in-process Solana ledger.
+
+  --port N                      port to listen on; 0 picks a free one (default ${Options.defaults.port})
+  --host HOST                   address to bind (default ${Options.defaults.host})
+  --seed TEXT                   seed of every deterministic choice (default ${Options.defaults.seed})
+  --rate-limit N                requests per window per user and per IP (default ${Options.defaults.rateLimit})
+  --rate-window-millis N        sliding window length (default ${Options.defaults.rateWindowMillis})
+  --agent-auth-limit N          agent-auth requests per window per IP (default ${Options.defaults.agentAuthLimit})
+  --agent-auth-window-millis N  its window (default ${Options.defaults.agentAuthWindowMillis})
+  --slot-millis N               block clock: milliseconds per slot (default ${Options.defaults.slotMillis})
+  --latency-millis N            latency added to every answer (default ${Options.defaults.latencyMillis})
+  --error-rate STATUS=P         answer STATUS with probability P (repeatable), e.g. --error-rate 500=0.1
+  --burst-429 N                 answer the first N requests 429 (default ${Options.defaults.burst429})
+  --drop-rate P                 probability that /rpc accepts a transaction and never lands it (default ${Options.defaults.dropRate})
+  --blockhash-validity N        blocks a blockhash stays valid (default ${Options.defaults.blockhashValidity})
+  --help                        this text
+`
+
+/**
+ * What the command line asks for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Parsed = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: Options.Options }
+
+/**
+ * Parses the flags; a bad value is a message naming the flag and the rule.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string> => {
+  let values: Record<string, string | boolean | Array<string> | undefined>
+  try {
+    values = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: "boolean" },
+        host: { type: "string" },
+        seed: { type: "string" },
+        "error-rate": { type: "string", multiple: true },
+        ...Object.fromEntries(numeric.map(([flag]) => [flag, { type: "string" as const }]))
+      }
+    }).values
+  } catch (error) {
+    return Either.left(error instanceof Error ? error.message : String(error))
+  }
+  if (values.help === true) return Either.right({ _tag: "Help" })
+  const options: { -readonly [K in keyof Options.Options]?: Options.Options[K] } = {}
+  for (const [flag, option, rule, text] of numeric) {
+    const raw = values[flag]
+    if (typeof raw !== "string") continue
+    const n = Number(raw)
+    if (raw.trim() === "" || !Number.isFinite(n) || !rule(n)) return Either.left(`--${flag} must be ${text}, got "${raw}"`)
+    options[option] = n
+  }
+  if (typeof values.host === "string") options.host = values.host
+  if (typeof values.seed === "string") options.seed = values.seed
+  const rates = values["error-rate"]
+  if (Array.isArray(rates)) {
+    const errorRates: Record<number, number> = {}
+    for (const entry of rates) {
+      const match = /^([45][0-9]{2})=(0(\.[0-9]+)?|1(\.0+)?)$/.exec(entry)
+      if (match === null) return Either.left(`--error-rate must be STATUS=P with a 4xx/5xx status and 0 <= P <= 1, got "${entry}"`)
+      errorRates[Number(match[1])] = Number(match[2])
+    }
+    options.errorRates = errorRates
+  }
+  return Either.right({ _tag: "Run", options: Options.make(options) })
+}

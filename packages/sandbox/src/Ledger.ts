@@ -1,0 +1,503 @@
+/**
+ * The sandbox's ledger: LiteSVM in-process with a block clock. Slots advance on a timer
+ * (`Options.slotMillis`, driven by Effect's `Clock`, so `TestClock` controls it) or by
+ * `advance(n)`; every slot has a new blockhash, valid until its block height +
+ * `Options.blockhashValidity`. The ledger checks blockhash validity itself (LiteSVM's own
+ * check only accepts its latest blockhash), reports signature statuses with a commitment
+ * derived from the slot lag, drops a deterministic share (`Options.dropRate`, from the seed)
+ * of sent transactions, keeps a history, and tells its listeners about every landed
+ * transaction (that is how the market learns that a transaction it built has landed).
+ *
+ * @since 0.1.0
+ */
+import {
+  type Address,
+  getBase58Decoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  lamports,
+  type Transaction
+} from "@solana/kit"
+import { createHash } from "node:crypto"
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { FailedTransactionMetadata, LiteSVM } from "litesvm"
+import * as TransactionError from "./internal/transactionError.js"
+import type { Options } from "./Options.js"
+
+/**
+ * A transaction error as a Solana JSON-RPC reports it (`"BlockhashNotFound"`,
+ * `{ InstructionError: [0, { Custom: 1 }] }`, ...).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RpcTransactionError = TransactionError.RpcTransactionError
+
+/**
+ * Commitment levels by slot lag: `confirmed` one slot after landing, `finalized` after
+ * `finalizedAfterSlots`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const commitmentLag = { confirmedAfterSlots: 1n, finalizedAfterSlots: 32n } as const
+
+/**
+ * Block height = slot − this offset (the ledger has no skipped slots).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const blockHeightOffset = 47_552_000n
+
+/**
+ * Slots a signature status stays in the recent-status cache; older ones need
+ * `searchTransactionHistory`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const recentStatusSlots = 300n
+
+/**
+ * A refusal the JSON-RPC endpoint reports as `{ code, message, data }` (−32602 bad
+ * parameters, −32003 signature verification, −32002 preflight failure with the logs).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class LedgerError extends Schema.TaggedError<LedgerError>()("LedgerError", {
+  code: Schema.Number,
+  message: Schema.String,
+  data: Schema.optionalWith(Schema.Unknown, { exact: true })
+}) {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClockState {
+  readonly slot: bigint
+  readonly blockHeight: bigint
+  /** The latest blockhash and the last block height at which it is valid. */
+  readonly blockhash: string
+  readonly lastValidBlockHeight: bigint
+}
+
+/**
+ * A transaction that landed (successfully or with an error) at `slot`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Landed {
+  readonly signature: string
+  readonly slot: bigint
+  readonly err: RpcTransactionError | null
+  /** Hex SHA-256 of the message bytes: the same whoever signed it. */
+  readonly messageSha256: string
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Commitment = "processed" | "confirmed" | "finalized"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignatureStatus {
+  readonly slot: bigint
+  /** `null` once finalized, like a real RPC. */
+  readonly confirmations: bigint | null
+  readonly err: RpcTransactionError | null
+  readonly confirmationStatus: Commitment
+}
+
+/**
+ * A landed transaction, as `getTransaction` reports it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TransactionRecord {
+  readonly signature: string
+  readonly slot: bigint
+  /** Unix seconds. */
+  readonly blockTime: number
+  readonly wire: Uint8Array
+  readonly version: "legacy" | 0 | 1
+  readonly fee: bigint
+  readonly accountKeys: ReadonlyArray<string>
+  readonly preBalances: ReadonlyArray<bigint>
+  readonly postBalances: ReadonlyArray<bigint>
+  readonly logs: ReadonlyArray<string>
+  readonly computeUnitsConsumed: bigint
+  readonly err: RpcTransactionError | null
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Simulation {
+  readonly err: RpcTransactionError | null
+  readonly logs: ReadonlyArray<string>
+  readonly unitsConsumed: bigint
+  readonly replacementBlockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | null
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AccountView {
+  readonly lamports: bigint
+  readonly owner: string
+  readonly data: Uint8Array
+  readonly executable: boolean
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SendOptions {
+  /** Skip the simulation: a failing transaction then lands with its error. */
+  readonly skipPreflight?: boolean
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SimulateOptions {
+  /** Check signatures (default false, as a real RPC's `sigVerify`). */
+  readonly sigVerify?: boolean
+  /** Simulate against the latest blockhash whatever the transaction's. */
+  readonly replaceRecentBlockhash?: boolean
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Ledger extends Context.Tag("@feeshare/sandbox/Ledger")<Ledger, Ledger.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Ledger {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly clock: Effect.Effect<ClockState>
+    /** Moves the block clock `slots` forward (each slot gets a new blockhash). */
+    readonly advance: (slots: number) => Effect.Effect<ClockState>
+    /** Whether a blockhash is known and still valid at the current block height. */
+    readonly isBlockhashValid: (blockhash: string) => Effect.Effect<boolean>
+    /** Accepts a wire transaction; answers its signature (landed now, or dropped). */
+    readonly send: (wire: Uint8Array, options?: SendOptions) => Effect.Effect<string, LedgerError>
+    readonly simulate: (wire: Uint8Array, options?: SimulateOptions) => Effect.Effect<Simulation, LedgerError>
+    readonly statuses: (
+      signatures: ReadonlyArray<string>,
+      searchTransactionHistory: boolean
+    ) => Effect.Effect<ReadonlyArray<SignatureStatus | null>>
+    readonly transaction: (signature: string) => Effect.Effect<Option.Option<TransactionRecord>>
+    readonly airdrop: (address: string, lamports: bigint) => Effect.Effect<string, LedgerError>
+    readonly balance: (address: string) => Effect.Effect<bigint>
+    readonly account: (address: string) => Effect.Effect<Option.Option<AccountView>>
+    readonly minimumBalance: (dataLength: number) => bigint
+    /** Registers a listener run for every landed transaction, before `send` answers. */
+    readonly onLanded: (listener: (landed: Landed) => Effect.Effect<void>) => Effect.Effect<void>
+  }
+}
+
+const base58 = getBase58Decoder()
+const transactionDecoder = getTransactionDecoder()
+const messageDecoder = getCompiledTransactionMessageDecoder()
+
+const sha256 = (bytes: Uint8Array | string): Buffer => createHash("sha256").update(bytes).digest()
+
+/** A number in [0, 1) from the seed and a label: deterministic drops. */
+const uniform = (seed: string, label: string): number =>
+  Number(sha256(`${seed}\u0000${label}`).readBigUInt64BE(0) >> 11n) / 2 ** 53
+
+const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111"
+
+interface Bytes {
+  readonly buffer: ArrayBufferLike
+  readonly byteOffset: number
+  readonly byteLength: number
+  readonly length: number
+  readonly [index: number]: number
+}
+
+const u32At = (data: Bytes, offset: number) =>
+  new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(offset, true)
+const u64At = (data: Bytes, offset: number) =>
+  new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(offset, true)
+
+/** 5000 lamports per signature plus the priority fee the message asks for. */
+const feeOf = (messageBytes: Transaction["messageBytes"]): bigint => {
+  const compiled = messageDecoder.decode(messageBytes)
+  const base = 5_000n * BigInt(compiled.header.numSignerAccounts)
+  if (compiled.version === 1) {
+    const mask = u32At(messageBytes, 4)
+    if ((mask & 3) !== 3) return base
+    return base + u64At(messageBytes, 42 + 32 * compiled.staticAccounts.length)
+  }
+  let limit: bigint | undefined
+  let price = 0n
+  let others = 0n
+  for (const instruction of compiled.instructions) {
+    const data = instruction.data
+    if (compiled.staticAccounts[instruction.programAddressIndex] !== COMPUTE_BUDGET || data === undefined) {
+      others++
+      continue
+    }
+    if (data[0] === 2 && data.length >= 5) limit = BigInt(u32At(data, 1))
+    if (data[0] === 3 && data.length >= 9) price = u64At(data, 1)
+  }
+  const units = limit ?? (others * 200_000n > 1_400_000n ? 1_400_000n : others * 200_000n)
+  return base + (units * price + 999_999n) / 1_000_000n
+}
+
+interface Decoded {
+  readonly transaction: Transaction
+  readonly signature: string | undefined
+  readonly lifetimeToken: string
+  readonly accountKeys: ReadonlyArray<Address>
+  readonly version: "legacy" | 0 | 1
+  readonly messageSha256: string
+  readonly fee: bigint
+}
+
+const decode = (wire: Uint8Array): Effect.Effect<Decoded, LedgerError> =>
+  Effect.try({
+    try: (): Decoded => {
+      const transaction = transactionDecoder.decode(wire)
+      const [compiled, end] = messageDecoder.read(transaction.messageBytes, 0)
+      if (end !== transaction.messageBytes.length) throw new Error("trailing bytes after the message")
+      const first = Object.values(transaction.signatures)[0]
+      return {
+        transaction,
+        signature: first ? base58.decode(first) : undefined,
+        lifetimeToken: compiled.lifetimeToken,
+        accountKeys: compiled.staticAccounts,
+        version: compiled.version,
+        messageSha256: sha256(new Uint8Array(transaction.messageBytes)).toString("hex"),
+        fee: feeOf(transaction.messageBytes)
+      }
+    },
+    catch: (cause) =>
+      new LedgerError({
+        code: -32602,
+        message: `invalid transaction: ${cause instanceof Error ? cause.message : String(cause)}`
+      })
+  })
+
+const preflightFailure = (err: RpcTransactionError, logs: ReadonlyArray<string>, unitsConsumed: bigint) =>
+  new LedgerError({
+    code: -32002,
+    message: `Transaction simulation failed: ${typeof err === "string" ? err : JSON.stringify(err)}`,
+    data: { err, logs, accounts: null, unitsConsumed: Number(unitsConsumed), returnData: null }
+  })
+
+/**
+ * A ledger on a fresh LiteSVM, deterministic from `options.seed`. The block clock ticks
+ * every `options.slotMillis` (no ticking when it is 0 or less) in a fiber of the scope.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" | "blockhashValidity">) =>
+  Effect.gen(function*() {
+    const svm = new LiteSVM().withNativeMints().withBlockhashCheck(false)
+    const validity = BigInt(Math.max(0, Math.floor(options.blockhashValidity)))
+    let slot = svm.getClock().slot
+    const heightOf = (s: bigint) => s - blockHeightOffset
+    let latest: string = svm.latestBlockhash()
+    const blockhashes = new Map<string, bigint>([[latest, heightOf(slot) + validity]])
+    let slotHashes: Array<{ slot: bigint; hash: string }> = svm.getSlotHashes().map((s) => ({ slot: s.slot, hash: s.hash }))
+    const statuses = new Map<string, { slot: bigint; err: RpcTransactionError | null }>()
+    const history = new Map<string, TransactionRecord>()
+    const listeners: Array<(landed: Landed) => Effect.Effect<void>> = []
+
+    const clockState = (): ClockState => ({
+      slot,
+      blockHeight: heightOf(slot),
+      blockhash: latest,
+      lastValidBlockHeight: blockhashes.get(latest) ?? heightOf(slot) + validity
+    })
+
+    const step = (n: number): ClockState => {
+      if (n <= 0) return clockState()
+      const fresh = Math.min(n, 512)
+      slot += BigInt(n - fresh)
+      const added: Array<{ slot: bigint; hash: string }> = []
+      for (let i = 0; i < fresh; i++) {
+        slot += 1n
+        svm.expireBlockhash()
+        latest = svm.latestBlockhash()
+        blockhashes.set(latest, heightOf(slot) + validity)
+        added.push({ slot, hash: latest })
+      }
+      svm.warpToSlot(slot)
+      slotHashes = [...added.reverse(), ...slotHashes].slice(0, 512)
+      svm.setSlotHashes(slotHashes)
+      const height = heightOf(slot)
+      for (const [hash, lastValid] of blockhashes) if (lastValid < height) blockhashes.delete(hash)
+      return clockState()
+    }
+
+    const isValid = (blockhash: string) => {
+      const lastValid = blockhashes.get(blockhash)
+      return lastValid !== undefined && heightOf(slot) <= lastValid
+    }
+
+    const land = (decoded: Decoded, signature: string, wire: Uint8Array, skipPreflight: boolean) =>
+      Effect.gen(function*() {
+        const pre = decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n)
+        const result = svm.sendTransaction(decoded.transaction)
+        const failed = result instanceof FailedTransactionMetadata
+        const meta = failed ? result.meta() : result
+        const err = failed ? TransactionError.fromFailed(result) : null
+        if (failed && !skipPreflight) return yield* preflightFailure(err ?? "", meta.logs(), meta.computeUnitsConsumed())
+        statuses.set(signature, { slot, err })
+        const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+        history.set(signature, {
+          signature,
+          slot,
+          blockTime: Math.floor(now / 1000),
+          wire,
+          version: decoded.version,
+          fee: failed ? 0n : decoded.fee,
+          accountKeys: decoded.accountKeys,
+          preBalances: pre,
+          postBalances: decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n),
+          logs: meta.logs(),
+          computeUnitsConsumed: meta.computeUnitsConsumed(),
+          err
+        })
+        const landed: Landed = { signature, slot, err, messageSha256: decoded.messageSha256 }
+        for (const listener of listeners) yield* listener(landed)
+        return signature
+      })
+
+    const simulateDecoded = (decoded: Decoded, simulate: SimulateOptions): Simulation => {
+      const replacement = simulate.replaceRecentBlockhash === true
+      if (!replacement && !isValid(decoded.lifetimeToken)) {
+        return { err: "BlockhashNotFound", logs: [], unitsConsumed: 0n, replacementBlockhash: null }
+      }
+      const sigVerify = simulate.sigVerify === true
+      if (!sigVerify) svm.withSigverify(false)
+      try {
+        const result = svm.simulateTransaction(decoded.transaction)
+        const meta = result.meta()
+        return {
+          err: result instanceof FailedTransactionMetadata ? TransactionError.fromFailed(result) : null,
+          logs: meta.logs(),
+          unitsConsumed: meta.computeUnitsConsumed(),
+          replacementBlockhash: replacement
+            ? { blockhash: latest, lastValidBlockHeight: clockState().lastValidBlockHeight }
+            : null
+        }
+      } finally {
+        if (!sigVerify) svm.withSigverify(true)
+      }
+    }
+
+    const send = Effect.fn("Ledger.send")(function*(wire: Uint8Array, sendOptions?: SendOptions) {
+      const decoded = yield* decode(wire)
+      const skipPreflight = sendOptions?.skipPreflight === true
+      if (decoded.signature === undefined) {
+        return yield* new LedgerError({ code: -32003, message: "Transaction signature verification failure" })
+      }
+      const signature = decoded.signature
+      if (statuses.has(signature)) return signature
+      if (!isValid(decoded.lifetimeToken)) {
+        if (skipPreflight) return signature
+        return yield* preflightFailure("BlockhashNotFound", [], 0n)
+      }
+      if (!skipPreflight) {
+        const simulation = simulateDecoded(decoded, { sigVerify: true })
+        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+      }
+      if (options.dropRate > 0 && uniform(options.seed, `drop:${signature}`) < options.dropRate) return signature
+      return yield* land(decoded, signature, wire, skipPreflight)
+    })
+
+    const statusOf = (signature: string, search: boolean): SignatureStatus | null => {
+      const status = statuses.get(signature)
+      if (status === undefined) return null
+      const lag = slot - status.slot
+      if (!search && lag > recentStatusSlots) return null
+      const confirmationStatus: Commitment = lag >= commitmentLag.finalizedAfterSlots
+        ? "finalized"
+        : lag >= commitmentLag.confirmedAfterSlots
+        ? "confirmed"
+        : "processed"
+      return {
+        slot: status.slot,
+        confirmations: confirmationStatus === "finalized" ? null : lag,
+        err: status.err,
+        confirmationStatus
+      }
+    }
+
+    const service: Ledger.Service = {
+      clock: Effect.sync(clockState),
+      advance: (slots) => Effect.sync(() => step(slots)),
+      isBlockhashValid: (blockhash) => Effect.sync(() => isValid(blockhash)),
+      send,
+      simulate: (wire, simulate = {}) => Effect.map(decode(wire), (decoded) => simulateDecoded(decoded, simulate)),
+      statuses: (signatures, search) => Effect.sync(() => signatures.map((signature) => statusOf(signature, search))),
+      transaction: (signature) => Effect.sync(() => Option.fromNullable(history.get(signature))),
+      airdrop: (address, amount) =>
+        Effect.suspend(() => {
+          const result = svm.airdrop(address as Address, lamports(amount))
+          if (result === null || result instanceof FailedTransactionMetadata) {
+            return Effect.fail(new LedgerError({ code: -32603, message: `airdrop failed: ${String(result)}` }))
+          }
+          const signature = base58.decode(result.signature())
+          statuses.set(signature, { slot, err: null })
+          return Effect.succeed(signature)
+        }),
+      balance: (address) => Effect.sync(() => svm.getBalance(address as Address) ?? 0n),
+      account: (address) =>
+        Effect.sync(() => {
+          const account = svm.getAccount(address as Address)
+          return account.exists
+            ? Option.some({
+              lamports: account.lamports,
+              owner: account.programAddress,
+              data: new Uint8Array(account.data),
+              executable: account.executable
+            })
+            : Option.none()
+        }),
+      minimumBalance: (dataLength) => svm.minimumBalanceForRentExemption(BigInt(dataLength)),
+      onLanded: (listener) => Effect.sync(() => void listeners.push(listener))
+    }
+
+    if (options.slotMillis > 0) {
+      yield* Effect.forkScoped(
+        Effect.forever(Effect.zipRight(Effect.sleep(Duration.millis(options.slotMillis)), service.advance(1)))
+      )
+    }
+    return service
+  })
+
+/**
+ * The ledger as a layer; its block clock runs while the layer is alive.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" | "blockhashValidity">) =>
+  Layer.scoped(Ledger, make(options))

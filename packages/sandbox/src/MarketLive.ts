@@ -1,0 +1,1017 @@
+/**
+ * The `Market` on the ledger: tokens, constant-product pools, fee-share configs, fees
+ * accrued by swaps and credited to claimers by their basis points, partner vaults, claim
+ * statistics and lifetime fees, all in memory and deterministic from `Options.seed`.
+ *
+ * Every transaction the market answers is real: it executes on the `Ledger` with the
+ * System, SPL Token, Associated Token Account, Memo and Address Lookup Table programs. The
+ * market records the effect of each transaction it builds under the SHA-256 of its message
+ * and applies it only when the ledger reports that message landed, so the state changes
+ * only when (and because) a transaction lands.
+ *
+ * On-ledger model (per token, keys derived from the seed): the mint (its keypair held by the
+ * sandbox), the pool authority (a system account holding the pool's SOL reserve and the
+ * unpaid fees, and owning the pool's token vault), the token vault (its associated token
+ * account). Fees are paid out in wrapped SOL to the claimer's associated token account.
+ * Partner shares move to one aggregate vault per partner and quote mint.
+ *
+ * @since 0.1.0
+ */
+import type { Analytics, Claims, FeeShare, Launch, Plan, Trade } from "@feeshare/domain"
+import * as BasisPoints from "@feeshare/domain/BasisPoints"
+import { priorityFeeUnit } from "@feeshare/domain/Plan"
+import type { PublicKey } from "@feeshare/domain/PublicKey"
+import * as RawAmount from "@feeshare/domain/RawAmount"
+import { type Address, type AddressesByLookupTableAddress, type Instruction, type KeyPairSigner } from "@solana/kit"
+import { Effect, Layer, Option } from "effect"
+import { build, type Budget, type BuildInput, type Built, sizeLimit } from "./internal/build.js"
+import { deriveSigner } from "./internal/keys.js"
+import * as Programs from "./internal/programs.js"
+import * as Ledger from "./Ledger.js"
+import {
+  type AdvanceSlotsInput,
+  type AirdropInput,
+  type AirdropResult,
+  type ClockView,
+  type CreatedToken,
+  type CreateFeeShareConfigInput,
+  type CreateTokenInput,
+  type FeeShareConfigView,
+  type LedgerState,
+  Market,
+  Rejection
+} from "./Market.js"
+import type { Options } from "./Options.js"
+
+/**
+ * The market's economics.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const economics = {
+  /** Swap fee on the SOL side of every trade. */
+  feeBps: 100,
+  /** Share of each fee that goes to the token's partner, when it has one. */
+  partnerFeeBps: 2_000,
+  /** Virtual SOL reserve of a new pool (constant product on virtual + real SOL). */
+  virtualSolLamports: 30_000_000_000n,
+  /** Whole tokens minted to the pool at launch. */
+  supplyTokens: 1_000_000_000n,
+  /** A pre-migration pool migrates to DAMM v2 once its real SOL reserve reaches this. */
+  migrationLamports: 5_000_000_000n,
+  /** Default decimals of a created token. */
+  decimals: 6,
+  /** Slippage of an `auto` quote. */
+  autoSlippageBps: 50
+} as const
+
+/**
+ * Budgets of the transactions the market builds.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const budgets = {
+  swap: { computeUnitLimit: 150_000, loadedAccountsDataSizeLimit: 1_048_576, priorityFee: 1_000n },
+  claimV0: { computeUnitLimit: 100_000, loadedAccountsDataSizeLimit: 1_048_576, priorityFee: 1_000n },
+  claimV1: { computeUnitLimit: 100_000, loadedAccountsDataSizeLimit: 1_048_576, priorityFee: 5_000n },
+  setup: { computeUnitLimit: 60_000, loadedAccountsDataSizeLimit: 1_048_576, priorityFee: 1_000n }
+} as const satisfies Record<string, Budget>
+
+interface Claimer {
+  readonly wallet: string
+  readonly bps: number
+}
+
+interface Config {
+  admin: string
+  partner: string | null
+  claimers: ReadonlyArray<Claimer>
+}
+
+/** A wallet's fees in one token: unclaimed by pool phase, and claimed in total. */
+interface Share {
+  dbc: bigint
+  damm: bigint
+  claimed: bigint
+}
+
+interface TokenState {
+  readonly index: number
+  readonly mint: KeyPairSigner
+  readonly pool: KeyPairSigner
+  readonly poolVault: Address
+  readonly configKey: Address
+  readonly dbcPool: Address
+  readonly dammPool: Address
+  readonly creator: string
+  readonly name: string
+  readonly symbol: string
+  readonly decimals: number
+  readonly flow: "dbc" | "damm_v2_direct"
+  readonly supply: bigint
+  launched: boolean
+  migrated: boolean
+  tokenReserve: bigint
+  solReserve: bigint
+  /** Fees held by the pool authority, not yet paid out (claimers' and partner's). */
+  unpaidFees: bigint
+  lifetimeFees: bigint
+  partnerPending: bigint
+  config: Config
+  readonly shares: Map<string, Share>
+}
+
+interface PartnerVault {
+  readonly signer: KeyPairSigner
+  balance: bigint
+  claimed: bigint
+}
+
+interface LookupTable {
+  readonly address: Address
+  readonly addresses: ReadonlyArray<Address>
+  extended: boolean
+  extendedSlot: bigint
+}
+
+interface Pending {
+  readonly lastValidBlockHeight: bigint
+  readonly apply: (landed: Ledger.Landed) => void
+}
+
+const reject = (status: 400 | 403 | 404 | 500, message: string) => new Rejection({ status, message })
+
+const sum = (values: Iterable<bigint>): bigint => {
+  let total = 0n
+  for (const value of values) total += value
+  return total
+}
+
+const display = (amount: bigint, decimals: number): number => Number(RawAmount.format(amount, decimals))
+
+/**
+ * A `Market` backed by the `Ledger`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Pick<Options, "seed">) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger.Ledger
+    const seed = options.seed
+    const tokens = new Map<string, TokenState>()
+    const partnerVaults = new Map<string, PartnerVault>()
+    const tables = new Map<string, LookupTable>()
+    const pending = new Map<string, Pending>()
+    let quotes = 0
+
+    yield* ledger.onLanded((landed) =>
+      Effect.sync(() => {
+        const entry = pending.get(landed.messageSha256)
+        if (entry === undefined) return
+        pending.delete(landed.messageSha256)
+        if (landed.err === null) entry.apply(landed)
+      })
+    )
+
+    const signer = (label: string) => Effect.promise(() => deriveSigner(seed, label))
+    const rentExempt = ledger.minimumBalance(0)
+
+    const lifetime = Effect.map(ledger.clock, (clock) => ({
+      blockhash: clock.blockhash,
+      lastValidBlockHeight: clock.lastValidBlockHeight
+    }))
+
+    /** Builds and signs a transaction, and records what its landing does. */
+    const prepare = (input: BuildInput, apply: ((landed: Ledger.Landed) => void) | undefined) =>
+      Effect.gen(function*() {
+        const built = yield* Effect.tryPromise({
+          try: () => build(input),
+          catch: (error) => reject(500, `could not build the transaction: ${error instanceof Error ? error.message : String(error)}`)
+        })
+        if (built.size.bytes > sizeLimit(input.format)) {
+          return yield* reject(400, `the transaction would take ${built.size.bytes} bytes, over the ${sizeLimit(input.format)}-byte limit`)
+        }
+        if (apply !== undefined) {
+          const clock = yield* ledger.clock
+          for (const [hash, entry] of pending) if (entry.lastValidBlockHeight < clock.blockHeight) pending.delete(hash)
+          pending.set(built.messageSha256, { lastValidBlockHeight: input.lifetime.lastValidBlockHeight, apply })
+        }
+        return built
+      })
+
+    const token = (mint: string) =>
+      Effect.suspend(() => {
+        const found = tokens.get(mint)
+        return found === undefined
+          ? Effect.fail(reject(404, `unknown token mint ${mint}; create it with the sandbox setup operation first`))
+          : Effect.succeed(found)
+      })
+
+    const launched = (mint: string) =>
+      Effect.flatMap(token(mint), (state) =>
+        state.launched ? Effect.succeed(state) : Effect.fail(reject(400, `token ${mint} has not launched yet`)))
+
+    const shareOf = (state: TokenState, wallet: string): Share => {
+      let share = state.shares.get(wallet)
+      if (share === undefined) {
+        share = { dbc: 0n, damm: 0n, claimed: 0n }
+        state.shares.set(wallet, share)
+      }
+      return share
+    }
+
+    /** Credits a swap fee: the partner's share, then the claimers by their basis points. */
+    const accrue = (state: TokenState, fee: bigint) => {
+      state.lifetimeFees += fee
+      state.unpaidFees += fee
+      const partnerShare = state.config.partner === null ? 0n : (fee * BigInt(economics.partnerFeeBps)) / 10_000n
+      state.partnerPending += partnerShare
+      const parts = BasisPoints.split(fee - partnerShare, state.config.claimers.map((c) => c.bps))
+      state.config.claimers.forEach((claimer, i) => {
+        const share = shareOf(state, claimer.wallet)
+        const part = parts[i] ?? 0n
+        if (state.migrated) share.damm += part
+        else share.dbc += part
+      })
+    }
+
+    const ensurePartnerVault = (partner: string) =>
+      Effect.gen(function*() {
+        const existing = partnerVaults.get(partner)
+        if (existing !== undefined) return existing
+        const vault: PartnerVault = { signer: yield* signer(`partner/${partner}/${Programs.NATIVE_MINT}`), balance: 0n, claimed: 0n }
+        partnerVaults.set(partner, vault)
+        if ((yield* ledger.balance(vault.signer.address)) < rentExempt) {
+          yield* Effect.orDie(ledger.airdrop(vault.signer.address, rentExempt))
+        }
+        return vault
+      })
+
+    // ---- trading -------------------------------------------------------------------------
+
+    interface Trade {
+      readonly side: "buy" | "sell"
+      readonly state: TokenState
+      readonly amountIn: bigint
+      readonly amountOut: bigint
+      readonly fee: bigint
+      /** SOL moved into (buy, net of fee) or out of (sell, gross) the reserve. */
+      readonly reserveDelta: bigint
+    }
+
+    const price = (state: TokenState, side: "buy" | "sell", amountIn: bigint): Trade => {
+      const sol = economics.virtualSolLamports + state.solReserve
+      if (side === "buy") {
+        const fee = (amountIn * BigInt(economics.feeBps)) / 10_000n
+        const net = amountIn - fee
+        const out = (state.tokenReserve * net) / (sol + net)
+        return { side, state, amountIn, amountOut: out, fee, reserveDelta: net }
+      }
+      let gross = (sol * amountIn) / (state.tokenReserve + amountIn)
+      if (gross > state.solReserve) gross = state.solReserve
+      const fee = (gross * BigInt(economics.feeBps)) / 10_000n
+      return { side, state, amountIn, amountOut: gross - fee, fee, reserveDelta: gross }
+    }
+
+    const applyTrade = (trade: Trade) => {
+      const state = trade.state
+      if (trade.side === "buy") {
+        state.solReserve += trade.reserveDelta
+        state.tokenReserve -= trade.amountOut
+      } else {
+        state.solReserve -= trade.reserveDelta
+        state.tokenReserve += trade.amountIn
+      }
+      accrue(state, trade.fee)
+      if (!state.migrated && state.solReserve >= economics.migrationLamports) state.migrated = true
+    }
+
+    const tradeInstructions = async (trade: Trade, user: Address): Promise<ReadonlyArray<Instruction>> => {
+      const state = trade.state
+      const userAta = await Programs.associatedTokenAddress(user, state.mint.address)
+      return trade.side === "buy"
+        ? [
+          Programs.createAssociatedTokenIdempotent(user, userAta, user, state.mint.address),
+          Programs.transferSol(user, state.pool.address, trade.amountIn),
+          Programs.transferToken(state.poolVault, userAta, state.pool.address, trade.amountOut)
+        ]
+        : [
+          Programs.transferToken(userAta, state.poolVault, user, trade.amountIn),
+          Programs.transferSol(state.pool.address, user, trade.amountOut)
+        ]
+    }
+
+    const resolvePair = (inputMint: string, outputMint: string) =>
+      Effect.gen(function*() {
+        if (inputMint === Programs.NATIVE_MINT && outputMint !== Programs.NATIVE_MINT) {
+          return { side: "buy" as const, state: yield* launched(outputMint) }
+        }
+        if (outputMint === Programs.NATIVE_MINT && inputMint !== Programs.NATIVE_MINT) {
+          return { side: "sell" as const, state: yield* launched(inputMint) }
+        }
+        return yield* reject(400, `one side of the pair must be wrapped SOL (${Programs.NATIVE_MINT}) and the other a launched token`)
+      })
+
+    const quote = Effect.fn("Market.quote")(function*(request: Trade.QuoteRequest) {
+      const { side, state } = yield* resolvePair(request.inputMint, request.outputMint)
+      if (request.amount === 0n) return yield* reject(400, "amount must be greater than 0")
+      const trade = price(state, side, request.amount)
+      if (trade.amountOut === 0n) return yield* reject(400, "amount is too small to trade")
+      const slippageBps = request.slippageMode === "manual" ? (request.slippageBps ?? 0) : economics.autoSlippageBps
+      const minOut = (trade.amountOut * BigInt(10_000 - slippageBps)) / 10_000n
+      const clock = yield* ledger.clock
+      const sol = economics.virtualSolLamports + state.solReserve
+      const spot = side === "buy" ? Number(state.tokenReserve) / Number(sol) : Number(sol) / Number(state.tokenReserve)
+      const executed = Number(trade.amountOut) / Number(side === "buy" ? trade.amountIn - trade.fee : trade.amountIn)
+      const impact = Math.max(0, 1 - executed / spot)
+      quotes += 1
+      const inputDecimals = side === "buy" ? 9 : state.decimals
+      const outputDecimals = side === "buy" ? state.decimals : 9
+      const result: Trade.TradeQuote = {
+        requestId: `sandbox-quote-${quotes}`,
+        contextSlot: Number(clock.slot),
+        inAmount: trade.amountIn,
+        inputMint: request.inputMint,
+        outAmount: trade.amountOut,
+        outputMint: request.outputMint,
+        minOutAmount: minOut,
+        otherAmountThreshold: minOut,
+        priceImpactPct: impact.toFixed(6),
+        slippageBps,
+        routePlan: [{
+          venue: state.migrated ? "damm_v2" : "dbc",
+          inAmount: trade.amountIn,
+          outAmount: trade.amountOut,
+          inputMint: request.inputMint,
+          outputMint: request.outputMint,
+          inputMintDecimals: inputDecimals,
+          outputMintDecimals: outputDecimals,
+          marketKey: state.migrated ? state.dammPool : state.dbcPool,
+          data: ""
+        }],
+        platformFee: {
+          amount: trade.fee,
+          feeBps: economics.feeBps,
+          feeAccount: state.pool.address,
+          segmenterFeeAmount: 0n,
+          segmenterFeePct: 0
+        },
+        outTransferFee: 0n,
+        simulatedComputeUnits: 60_000
+      }
+      return result
+    })
+
+    const swap = Effect.fn("Market.swap")(function*(request: Trade.SwapRequest) {
+      const q = request.quoteResponse
+      const { side, state } = yield* resolvePair(q.inputMint, q.outputMint)
+      const trade = price(state, side, q.inAmount)
+      if (trade.amountOut === 0n) return yield* reject(400, "amount is too small to trade")
+      if (trade.amountOut < q.minOutAmount) {
+        return yield* reject(
+          400,
+          `the price moved: the swap would give ${trade.amountOut}, below minOutAmount ${q.minOutAmount}; ask for a new quote`
+        )
+      }
+      const user = request.userPublicKey as Address
+      const instructions = yield* Effect.promise(() => tradeInstructions(trade, user))
+      const life = yield* lifetime
+      const built = yield* prepare(
+        { format: "legacy", feePayer: user, instructions, lifetime: life, signers: [state.pool], budget: budgets.swap },
+        () => applyTrade(trade)
+      )
+      const result: Trade.SwapResult = {
+        swapTransaction: built.base58,
+        computeUnitLimit: budgets.swap.computeUnitLimit,
+        lastValidBlockHeight: Number(life.lastValidBlockHeight),
+        prioritizationFeeLamports: Number(
+          (BigInt(budgets.swap.computeUnitLimit) * budgets.swap.priorityFee + 999_999n) / 1_000_000n
+        )
+      }
+      return result
+    })
+
+    // ---- launch --------------------------------------------------------------------------
+
+    const launch = Effect.fn("Market.launch")(function*(request: Launch.LaunchRequest) {
+      const state = yield* token(request.tokenMint)
+      if (state.launched) return yield* reject(400, `token ${request.tokenMint} has already launched`)
+      if (request.configKey !== state.configKey) {
+        return yield* reject(400, `configKey ${request.configKey} is not the config key of token ${request.tokenMint}`)
+      }
+      const wallet = request.wallet as Address
+      const mint = state.mint.address
+      const instructions: Array<Instruction> = [
+        Programs.createAccount(wallet, mint, ledger.minimumBalance(Programs.MINT_SIZE), Programs.MINT_SIZE, Programs.TOKEN_PROGRAM),
+        Programs.initializeMint2(mint, state.decimals, state.pool.address),
+        Programs.createAssociatedTokenIdempotent(wallet, state.poolVault, state.pool.address, mint),
+        Programs.mintTo(mint, state.poolVault, state.pool.address, state.supply),
+        Programs.memo(`feeshare:launch ${request.ipfs}`, [wallet])
+      ]
+      const initialBuy = BigInt(request.initialBuyLamports ?? 0)
+      const fresh: TokenState = { ...state, tokenReserve: state.supply, solReserve: 0n, migrated: state.flow === "damm_v2_direct" }
+      const buy = initialBuy > 0n ? price(fresh, "buy", initialBuy) : undefined
+      if (buy !== undefined) {
+        if (buy.amountOut === 0n) return yield* reject(400, "initialBuyLamports is too small to buy any token")
+        instructions.push(...(yield* Effect.promise(() => tradeInstructions(buy, wallet))))
+      }
+      if (request.tipWallet !== undefined && request.tipLamports !== undefined && request.tipLamports > 0) {
+        instructions.push(Programs.transferSol(wallet, request.tipWallet as Address, BigInt(request.tipLamports)))
+      }
+      const built = yield* prepare(
+        { format: "legacy", feePayer: wallet, instructions, lifetime: yield* lifetime, signers: [state.mint, state.pool] },
+        () => {
+          state.launched = true
+          state.tokenReserve = state.supply
+          state.migrated = state.flow === "damm_v2_direct"
+          if (buy !== undefined) applyTrade({ ...buy, state })
+        }
+      )
+      return built.base58
+    })
+
+    // ---- fee sharing ---------------------------------------------------------------------
+
+    const lookupTableContents = (addresses: ReadonlyArray<string>) =>
+      Effect.forEach(addresses, (table) =>
+        Effect.gen(function*() {
+          const account = yield* ledger.account(table)
+          const contents = Option.flatMap(
+            Option.filter(account, (a) => a.owner === Programs.ALT_PROGRAM),
+            (a) => Option.fromNullable(Programs.lookupTableAddresses(a.data))
+          )
+          if (Option.isNone(contents)) return yield* reject(400, `lookup table ${table} does not exist on the ledger`)
+          return [table as Address, contents.value] as const
+        })).pipe(Effect.map((entries) => {
+          const out: { [table: Address]: ReadonlyArray<Address> } = {}
+          for (const [table, addresses] of entries) out[table] = addresses
+          return out as AddressesByLookupTableAddress
+        }))
+
+    const updateConfig = Effect.fn("Market.updateConfig")(function*(request: FeeShare.UpdateConfigRequest) {
+      const state = yield* token(request.baseMint)
+      if (request.payer !== state.config.admin) {
+        return yield* reject(403, `${request.payer} is not the fee-share admin of ${request.baseMint}`)
+      }
+      const claimers = request.claimersArray.map((wallet, i) => ({ wallet, bps: request.basisPointsArray[i] ?? 0 }))
+      const admin = state.config.admin as Address
+      const tables = request.additionalLookupTables ?? []
+      const contents = tables.length === 0 ? undefined : yield* lookupTableContents(tables)
+      const instructions = [
+        Programs.memo(`feeshare:update-config ${request.baseMint}`, [admin]),
+        Programs.transferSol(admin, state.configKey, 0n, claimers.map((c) => c.wallet as Address))
+      ]
+      const life = yield* lifetime
+      const built = yield* prepare(
+        {
+          format: contents === undefined ? "legacy" : "v0",
+          feePayer: admin,
+          instructions,
+          lifetime: life,
+          signers: [],
+          lookupTables: contents
+        },
+        () => {
+          state.config = { ...state.config, claimers }
+        }
+      )
+      const result: FeeShare.TransactionEntries = {
+        transactions: [{
+          blockhash: { blockhash: life.blockhash, lastValidBlockHeight: Number(life.lastValidBlockHeight) },
+          transaction: built.base58
+        }]
+      }
+      return result
+    })
+
+    const partnerTokens = (partner: string) => [...tokens.values()].filter((t) => t.config.partner === partner)
+
+    const partnerClaim = Effect.fn("Market.partnerClaim")(function*(partnerWallet: PublicKey) {
+      const vault = partnerVaults.get(partnerWallet)
+      const owed = partnerTokens(partnerWallet).filter((t) => t.partnerPending > 0n)
+      const total = (vault?.balance ?? 0n) + sum(owed.map((t) => t.partnerPending))
+      if (vault === undefined || total === 0n) return yield* reject(400, `nothing to claim for partner ${partnerWallet}`)
+      const partner = partnerWallet as Address
+      const life = yield* lifetime
+      const entries: Array<FeeShare.TransactionEntry> = []
+      const entry = (built: Built) =>
+        entries.push({
+          blockhash: { blockhash: life.blockhash, lastValidBlockHeight: Number(life.lastValidBlockHeight) },
+          transaction: built.base58
+        })
+      for (const state of owed) {
+        const amount = state.partnerPending
+        entry(
+          yield* prepare(
+            {
+              format: "legacy",
+              feePayer: partner,
+              instructions: [Programs.transferSol(state.pool.address, vault.signer.address, amount, [state.mint.address])],
+              lifetime: life,
+              signers: [state.pool]
+            },
+            () => {
+              state.partnerPending -= amount
+              state.unpaidFees -= amount
+              vault.balance += amount
+            }
+          )
+        )
+      }
+      entry(
+        yield* prepare(
+          {
+            format: "legacy",
+            feePayer: partner,
+            instructions: [
+              Programs.transferSol(vault.signer.address, partner, total),
+              Programs.memo("feeshare:partner-claim", [partner])
+            ],
+            lifetime: life,
+            signers: [vault.signer]
+          },
+          () => {
+            vault.balance -= total
+            vault.claimed += total
+          }
+        )
+      )
+      const result: FeeShare.TransactionEntries = { transactions: entries }
+      return result
+    })
+
+    const adminList = (wallet: PublicKey) =>
+      Effect.sync(() => ({
+        tokenMints: [...tokens.values()].filter((t) => t.config.admin === wallet).map((t) => t.mint.address)
+      }))
+
+    // ---- claims --------------------------------------------------------------------------
+
+    const unclaimed = (share: Share | undefined) => (share === undefined ? 0n : share.dbc + share.damm)
+
+    const positions = (wallet: PublicKey) =>
+      Effect.sync(() => {
+        const out: Array<Claims.ClaimablePosition> = []
+        for (const state of tokens.values()) {
+          const share = state.shares.get(wallet)
+          const total = unclaimed(share)
+          if (share === undefined || total === 0n) continue
+          const claimerIndex = state.config.claimers.findIndex((c) => c.wallet === wallet)
+          const poolUnclaimed = sum([...state.shares.values()].map(unclaimed))
+          out.push({
+            isCustomFeeVault: false,
+            baseMint: state.mint.address,
+            isMigrated: state.migrated,
+            totalClaimableLamportsUserShare: Number(total),
+            programId: Programs.SYSTEM_PROGRAM,
+            quoteMint: Programs.NATIVE_MINT,
+            virtualPool: state.flow === "dbc" ? state.dbcPool : null,
+            virtualPoolAddress: state.flow === "dbc" ? state.dbcPool : null,
+            virtualPoolClaimableAmount: Number(poolUnclaimed),
+            virtualPoolClaimableLamportsUserShare: Number(share.dbc),
+            dammPoolClaimableAmount: state.migrated ? Number(poolUnclaimed) : 0,
+            dammPoolClaimableLamportsUserShare: Number(share.damm),
+            dammPoolAddress: state.migrated ? state.dammPool : null,
+            claimableDisplayAmount: display(total, 9),
+            user: wallet,
+            claimerIndex: claimerIndex >= 0 ? claimerIndex : null,
+            userBps: claimerIndex >= 0 ? (state.config.claimers[claimerIndex]?.bps ?? null) : null
+          })
+        }
+        return out
+      })
+
+    const vaults = (wallet: PublicKey) =>
+      Effect.sync((): typeof Claims.VaultClaimables.Type => {
+        const vault = partnerVaults.get(wallet)
+        if (vault === undefined) return { vaults: [] }
+        const amount = vault.balance + sum(partnerTokens(wallet).map((t) => t.partnerPending))
+        if (amount === 0n) return { vaults: [] }
+        return {
+          vaults: [{
+            kind: "partner",
+            wallet,
+            quoteMint: Programs.NATIVE_MINT,
+            quoteDecimals: 9,
+            vaultAta: vault.signer.address,
+            claimableAmount: amount,
+            claimableDisplayAmount: display(amount, 9)
+          }]
+        }
+      })
+
+    /** Addresses of a wallet's lookup table: what its claim transactions reference. */
+    const tableAddresses = (wsolAta: Address): ReadonlyArray<Address> => [
+      wsolAta,
+      Programs.NATIVE_MINT,
+      Programs.SYSTEM_PROGRAM,
+      Programs.TOKEN_PROGRAM
+    ]
+
+    interface StageInput {
+      readonly id: string
+      readonly kind: Plan.StageKind
+      readonly dependsOn: ReadonlyArray<string>
+      readonly format: "v0" | "v1"
+      readonly build: BuildInput
+      readonly budget: Budget
+      readonly apply?: (landed: Ledger.Landed) => void
+    }
+
+    const stage = (input: StageInput) =>
+      Effect.map(prepare(input.build, input.apply), (built): Plan.Stage => ({
+        id: input.id,
+        kind: input.kind,
+        dependsOn: input.dependsOn,
+        format: input.format,
+        encoding: "base64",
+        transaction: built.base64,
+        messageSha256: built.messageSha256,
+        requiredSigners: built.requiredSigners,
+        lifetime: { blockhash: input.build.lifetime.blockhash, lastValidBlockHeight: input.build.lifetime.lastValidBlockHeight },
+        budget: {
+          computeUnitLimit: input.budget.computeUnitLimit,
+          loadedAccountsDataSizeLimit: input.budget.loadedAccountsDataSizeLimit,
+          priorityFee: { unit: priorityFeeUnit[input.format], amount: input.budget.priorityFee }
+        },
+        size: built.size
+      }))
+
+    const setupStages = (wallet: Address, wsolAta: Address, existing: LookupTable | undefined) =>
+      Effect.gen(function*() {
+        const life = yield* lifetime
+        const clock = yield* ledger.clock
+        const budget = budgets.setup
+        const contents = tableAddresses(wsolAta)
+        const stages: Array<Plan.Stage> = []
+        let table = existing?.address
+        if (table === undefined) {
+          const recentSlot = clock.slot
+          const [address, bump] = yield* Effect.promise(() => Programs.lookupTableAddress(wallet, recentSlot))
+          table = address
+          stages.push(
+            yield* stage({
+              id: "lookup-table-create",
+              kind: "lookup_table_setup",
+              dependsOn: [],
+              format: "v0",
+              budget,
+              build: {
+                format: "v0",
+                feePayer: wallet,
+                instructions: [Programs.createLookupTable(address, wallet, wallet, recentSlot, bump)],
+                lifetime: life,
+                signers: [],
+                budget
+              },
+              apply: () => {
+                tables.set(wallet, { address, addresses: contents, extended: false, extendedSlot: 0n })
+              }
+            })
+          )
+        }
+        const address = table
+        stages.push(
+          yield* stage({
+            id: "lookup-table-extend",
+            kind: "lookup_table_setup",
+            dependsOn: stages.length === 0 ? [] : ["lookup-table-create"],
+            format: "v0",
+            budget,
+            build: {
+              format: "v0",
+              feePayer: wallet,
+              instructions: [Programs.extendLookupTable(address, wallet, wallet, contents)],
+              lifetime: life,
+              signers: [],
+              budget
+            },
+            apply: (landed) => {
+              tables.set(wallet, { address, addresses: contents, extended: true, extendedSlot: landed.slot })
+            }
+          })
+        )
+        return { table: address, stages }
+      })
+
+    const createPlan = Effect.fn("Market.createPlan")(function*(request: Claims.ClaimPlanRequest) {
+      const state = yield* token(request.tokenMint)
+      if (request.quoteMint !== undefined && request.quoteMint !== null && request.quoteMint !== Programs.NATIVE_MINT) {
+        return yield* reject(400, `quoteMint ${request.quoteMint} does not match the token's quote mint ${Programs.NATIVE_MINT}`)
+      }
+      const source = request.source
+      if (source?.kind === "holding") {
+        return yield* reject(400, `no holding vault of authority ${source.authority} holds a balance for ${request.feeClaimer}`)
+      }
+      if (source?.kind === "pool") {
+        const expected = source.protocol === "dbc" ? state.dbcPool : state.dammPool
+        if (source.pool !== expected || (source.protocol === "damm_v2" && !state.migrated)) {
+          return yield* reject(400, `pool ${source.pool} is not the ${source.protocol} pool of ${request.tokenMint}`)
+        }
+      }
+      const wallet = request.feeClaimer as Address
+      const share = state.shares.get(wallet)
+      const amount = unclaimed(share)
+      if (share === undefined || amount === 0n) {
+        return yield* reject(400, `nothing to claim for ${wallet} in ${request.tokenMint}`)
+      }
+      const format = request.transactionFormat ?? "v0"
+      const wsolAta = yield* Effect.promise(() => Programs.associatedTokenAddress(wallet, Programs.NATIVE_MINT))
+      const base = {
+        contractVersion: 1 as const,
+        operation: { kind: "position_claim" as const, baseMint: state.mint.address, wallet },
+        asset: { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM, decimals: 9 },
+        feeLimits: request.feeLimits ?? []
+      }
+      const extra = request.additionalLookupTables ?? []
+      let lookupTables: AddressesByLookupTableAddress | undefined
+      if (format === "v0") {
+        const table = tables.get(wallet)
+        if (table === undefined || !table.extended) {
+          const setup = yield* setupStages(wallet, wsolAta, table)
+          const plan: Plan.TransactionPlan = {
+            ...base,
+            transactions: setup.stages,
+            readiness: { status: "setup_required", reason: "lookup_table_missing", lookupTable: setup.table }
+          }
+          return plan
+        }
+        const clock = yield* ledger.clock
+        if (clock.slot <= table.extendedSlot) {
+          const plan: Plan.TransactionPlan = {
+            ...base,
+            transactions: [],
+            readiness: {
+              status: "setup_required",
+              reason: "lookup_table_warming_up",
+              lookupTable: table.address,
+              usableFromSlot: String(table.extendedSlot + 1n)
+            }
+          }
+          return plan
+        }
+        lookupTables = { ...(extra.length === 0 ? {} : yield* lookupTableContents(extra)), [table.address]: table.addresses }
+      } else if (extra.length > 0) {
+        return yield* reject(400, "additionalLookupTables apply to v0 transactions only")
+      }
+      const budget = format === "v1" ? budgets.claimV1 : budgets.claimV0
+      const life = yield* lifetime
+      const payout: StageInput = {
+        id: "payout-account",
+        kind: "config",
+        dependsOn: [],
+        format,
+        budget,
+        build: {
+          format,
+          feePayer: wallet,
+          instructions: [Programs.createAssociatedTokenIdempotent(wallet, wsolAta, wallet, Programs.NATIVE_MINT)],
+          lifetime: life,
+          signers: [],
+          budget,
+          lookupTables
+        }
+      }
+      const claim: StageInput = {
+        id: "claim",
+        kind: "claim",
+        dependsOn: ["payout-account"],
+        format,
+        budget,
+        build: {
+          format,
+          feePayer: wallet,
+          instructions: [
+            Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey]),
+            Programs.syncNative(wsolAta)
+          ],
+          lifetime: life,
+          signers: [state.pool],
+          budget,
+          lookupTables
+        },
+        apply: () => {
+          const fromDbc = share.dbc < amount ? share.dbc : amount
+          share.dbc -= fromDbc
+          share.damm -= amount - fromDbc
+          share.claimed += amount
+          state.unpaidFees -= amount
+        }
+      }
+      const plan: Plan.TransactionPlan = {
+        ...base,
+        transactions: [yield* stage(payout), yield* stage(claim)],
+        readiness: { status: "ready" }
+      }
+      return plan
+    })
+
+    // ---- analytics -----------------------------------------------------------------------
+
+    const lifetimeFees = (mint: PublicKey) => Effect.map(token(mint), (state) => state.lifetimeFees)
+
+    const claimStats = (mint: PublicKey) =>
+      Effect.map(token(mint), (state) => {
+        const wallets = new Set([...state.config.claimers.map((c) => c.wallet), ...state.shares.keys()])
+        return [...wallets].map((wallet): Analytics.ClaimStatistics => ({
+          username: null,
+          pfp: null,
+          royaltyBps: state.config.claimers.find((c) => c.wallet === wallet)?.bps ?? 0,
+          isCreator: wallet === state.creator,
+          wallet,
+          totalClaimed: state.shares.get(wallet)?.claimed ?? 0n,
+          provider: null,
+          providerUsername: null,
+          socialUsername: null,
+          platformUsername: null,
+          isAdmin: wallet === state.config.admin
+        }))
+      })
+
+    const pools = (onlyMigrated: boolean) =>
+      Effect.sync(() =>
+        [...tokens.values()]
+          .filter((t) => t.launched && (!onlyMigrated || t.migrated))
+          .map((t): Analytics.PoolEntry => ({
+            tokenMint: t.mint.address,
+            dbcConfigKey: t.flow === "dbc" ? t.configKey : null,
+            dbcPoolKey: t.flow === "dbc" ? t.dbcPool : null,
+            dammV2PoolKey: t.migrated ? t.dammPool : null
+          }))
+      )
+
+    // ---- setup (sandbox-only) -------------------------------------------------------------
+
+    const createToken = Effect.fn("Market.createToken")(function*(input: typeof CreateTokenInput.Type) {
+      if (input.quoteMint !== undefined && input.quoteMint !== Programs.NATIVE_MINT) {
+        return yield* reject(400, `quoteMint: the sandbox quotes in wrapped SOL (${Programs.NATIVE_MINT}) only`)
+      }
+      const index = tokens.size
+      const label = (name: string) => `token/${index}/${name}`
+      const mint = yield* signer(label("mint"))
+      const pool = yield* signer(label("pool"))
+      const decimals = input.decimals ?? economics.decimals
+      const supply = economics.supplyTokens * 10n ** BigInt(decimals)
+      const state: TokenState = {
+        index,
+        mint,
+        pool,
+        poolVault: yield* Effect.promise(() => Programs.associatedTokenAddress(pool.address, mint.address)),
+        configKey: (yield* signer(label("config"))).address,
+        dbcPool: (yield* signer(label("dbc-pool"))).address,
+        dammPool: (yield* signer(label("damm-pool"))).address,
+        creator: input.creator,
+        name: input.name ?? `Sandbox Token ${index}`,
+        symbol: input.symbol ?? `SBX${index}`,
+        decimals,
+        flow: input.flow ?? "dbc",
+        supply,
+        launched: false,
+        migrated: false,
+        tokenReserve: 0n,
+        solReserve: 0n,
+        unpaidFees: 0n,
+        lifetimeFees: 0n,
+        partnerPending: 0n,
+        config: { admin: input.creator, partner: null, claimers: [{ wallet: input.creator, bps: BasisPoints.total }] },
+        shares: new Map()
+      }
+      tokens.set(mint.address, state)
+      yield* Effect.orDie(ledger.airdrop(pool.address, rentExempt))
+      const created: typeof CreatedToken.Type = {
+        mint: mint.address,
+        configKey: state.configKey,
+        quoteMint: Programs.NATIVE_MINT,
+        decimals
+      }
+      return created
+    })
+
+    const configView = (state: TokenState): typeof FeeShareConfigView.Type => ({
+      mint: state.mint.address,
+      admin: state.config.admin,
+      partner: state.config.partner,
+      claimers: state.config.claimers
+    })
+
+    const createFeeShareConfig = Effect.fn("Market.createFeeShareConfig")(function*(
+      input: typeof CreateFeeShareConfigInput.Type
+    ) {
+      const state = yield* token(input.mint)
+      if (input.claimers.length === 0 || input.claimers.length > 100) {
+        return yield* reject(400, "claimers must have 1 to 100 entries")
+      }
+      if (new Set(input.claimers.map((c) => c.wallet)).size !== input.claimers.length) {
+        return yield* reject(400, "claimers must not repeat a wallet")
+      }
+      if (input.claimers.reduce((a, c) => a + c.bps, 0) !== BasisPoints.total) {
+        return yield* reject(400, "claimers bps must sum to exactly 10000")
+      }
+      if (input.partner !== undefined) yield* ensurePartnerVault(input.partner)
+      state.config = { admin: input.admin, partner: input.partner ?? null, claimers: input.claimers }
+      return configView(state)
+    })
+
+    const airdrop = Effect.fn("Market.airdrop")(function*(input: typeof AirdropInput.Type) {
+      if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
+      const signature = yield* Effect.mapError(ledger.airdrop(input.address, input.lamports), (e) => reject(500, e.message))
+      const result: typeof AirdropResult.Type = { signature, balance: yield* ledger.balance(input.address) }
+      return result
+    })
+
+    const clockView = (clock: Ledger.ClockState): typeof ClockView.Type => ({
+      slot: clock.slot,
+      blockHeight: clock.blockHeight,
+      blockhash: clock.blockhash
+    })
+
+    const advanceSlots = (input: typeof AdvanceSlotsInput.Type) => Effect.map(ledger.advance(input.slots), clockView)
+
+    const state = Effect.map(ledger.clock, (clock): typeof LedgerState.Type => ({
+      clock: clockView(clock),
+      tokens: [...tokens.values()].map((t) => ({
+        mint: t.mint.address,
+        symbol: t.symbol,
+        launched: t.launched,
+        migrated: t.migrated,
+        quoteMint: Programs.NATIVE_MINT,
+        lifetimeFees: t.lifetimeFees,
+        name: t.name,
+        creator: t.creator,
+        decimals: t.decimals,
+        flow: t.flow,
+        configKey: t.configKey,
+        poolAuthority: t.pool.address,
+        poolTokenVault: t.poolVault,
+        solReserve: t.solReserve.toString(),
+        tokenReserve: t.tokenReserve.toString(),
+        unpaidFees: t.unpaidFees.toString(),
+        partnerPending: t.partnerPending.toString(),
+        feeShare: {
+          admin: t.config.admin,
+          partner: t.config.partner,
+          claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps }))
+        },
+        shares: [...t.shares].map(([wallet, s]) => ({
+          wallet,
+          unclaimed: (s.dbc + s.damm).toString(),
+          claimed: s.claimed.toString()
+        }))
+      })),
+      partnerVaults: [...partnerVaults].map(([partner, v]) => ({
+        partner,
+        vault: v.signer.address,
+        balance: v.balance.toString(),
+        claimed: v.claimed.toString()
+      })),
+      lookupTables: [...tables].map(([wallet, t]) => ({
+        wallet,
+        address: t.address,
+        extended: t.extended,
+        extendedSlot: t.extendedSlot.toString()
+      }))
+    }))
+
+    const service: Market.Service = {
+      createPlan,
+      positions,
+      vaults,
+      updateConfig,
+      partnerClaim,
+      adminList,
+      launch,
+      quote,
+      swap,
+      lifetimeFees,
+      claimStats,
+      pools,
+      createToken,
+      createFeeShareConfig,
+      airdrop,
+      advanceSlots,
+      state
+    }
+    return service
+  })
+
+/**
+ * The market as a layer; it needs the `Ledger`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Pick<Options, "seed">): Layer.Layer<Market, never, Ledger.Ledger> =>
+  Layer.effect(Market, make(options))
+
+/**
+ * The market with its own ledger: provides both `Market` and `Ledger` (mount `Rpc.router`
+ * on the same `Ledger`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWithLedger = (options: Options): Layer.Layer<Market | Ledger.Ledger> =>
+  layer(options).pipe(Layer.provideMerge(Ledger.layer(options)))

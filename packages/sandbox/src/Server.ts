@@ -1,0 +1,134 @@
+/**
+ * The sandbox's HTTP server: the domain's `Api.Api` (plus the sandbox-only `SandboxApi`)
+ * served with `HttpApiBuilder` on the Node HTTP server, at
+ * `{base_url}` = `http://HOST:PORT/api/v1`, with `{root_url}/ping`, `/sandbox/...` and
+ * (when a ledger provides it) `/rpc`.
+ *
+ * Every answer of the service's routes carries `X-RateLimit-Limit/Remaining/Reset`; every
+ * failure is an envelope (`{success:false,error}`, or `response` for the EVM operations'
+ * 400 and 500); a defect is a 500 envelope and a log line, never a stack trace.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder, HttpMiddleware, HttpServer, type HttpServerError } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Api } from "@feeshare/domain"
+import { Context, Effect, Layer, type Redacted } from "effect"
+import { createServer } from "node:http"
+import { Accounts } from "./Accounts.js"
+import * as Accounts_ from "./Accounts.js"
+import * as EvmFixtures from "./EvmFixtures.js"
+import * as Envelope from "./internal/envelope.js"
+import * as Handlers from "./internal/handlers.js"
+import * as Routes from "./internal/routes.js"
+import type { Market } from "./Market.js"
+import * as Options from "./Options.js"
+import * as RateLimiter from "./RateLimiter.js"
+
+/**
+ * Where a running sandbox answers, and the demo API key it created at start-up.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<SandboxInfo, {
+  /** `http://HOST:PORT`. */
+  readonly rootUrl: string
+  /** `{root_url}/api/v1`. */
+  readonly baseUrl: string
+  /** `{root_url}/rpc` (JSON-RPC of the ledger). */
+  readonly rpcUrl: string
+  readonly port: number
+  /** A key of the seeded demo user (deterministic from `Options.seed`). */
+  readonly demoApiKey: Redacted.Redacted<string>
+  readonly options: Options.Options
+}>() {}
+
+/**
+ * The served definition: `Api.Api` with the sandbox-only operations added.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const FullApi = Handlers.FullApi
+
+/**
+ * Extra routes mounted next to the API (the ledger's `/rpc`): the paths they serve (which
+ * skip the rate limits and the injected faults) and a layer that adds them to
+ * `HttpApiBuilder.Router`, e.g. `HttpApiBuilder.Router.use((router) => router.post("/rpc", app))`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Mount<R = never> {
+  readonly paths: ReadonlyArray<string>
+  readonly layer: Layer.Layer<never, never, HttpApiBuilder.Router | R>
+}
+
+/**
+ * The HTTP application without a listening server: needs `Market`, `Accounts`,
+ * `RateLimiter` and an `HttpServer`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerApp = <R = never>(options: Options.Options, mounts: ReadonlyArray<Mount<R>> = []) => {
+  const fixtures = EvmFixtures.make(options.seed)
+  const routes = Routes.table(FullApi)
+  const api = HttpApiBuilder.api(FullApi).pipe(Layer.provide(Handlers.layer(fixtures)))
+  return HttpApiBuilder.serve().pipe(
+    // no span per request: the sandbox is a local tool, and the span measurably lowers its throughput
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(Envelope.layer(options, routes, new Set(mounts.flatMap((mount) => mount.paths)))),
+    Layer.provide(
+      mounts.reduce<Layer.Layer<never, never, HttpApiBuilder.Router | R>>(
+        (all, mount) => Layer.merge(all, mount.layer),
+        Layer.empty
+      ).pipe(Layer.provide(HttpApiBuilder.Router.Live))
+    ),
+    Layer.provide(api)
+  )
+}
+
+const infoLayer = (options: Options.Options) =>
+  Layer.effect(
+    SandboxInfo,
+    Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      const accounts = yield* Accounts
+      const address = server.address
+      const host = address._tag === "TcpAddress"
+        ? (address.hostname === "::" || address.hostname === "0.0.0.0" ? "127.0.0.1" : address.hostname)
+        : "127.0.0.1"
+      const port = address._tag === "TcpAddress" ? address.port : 0
+      const rootUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+      return {
+        rootUrl,
+        baseUrl: `${rootUrl}${Api.basePath}`,
+        rpcUrl: `${rootUrl}/rpc`,
+        port,
+        demoApiKey: accounts.demoKey,
+        options
+      }
+    })
+  )
+
+/**
+ * Starts the HTTP server on `options.port` (0: a free port) with the given market, and
+ * provides where it answers. Tests use it with a small in-memory `Market`; `Sandbox.layer`
+ * composes it with the ledger-backed one.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = <R = never>(
+  options: Partial<Options.Options> = {},
+  mounts: ReadonlyArray<Mount<R>> = []
+): Layer.Layer<SandboxInfo, HttpServerError.ServeError, Market | Exclude<R, HttpApiBuilder.Router>> => {
+  const resolved = Options.make(options)
+  const state = Layer.mergeAll(Accounts_.layer(resolved), RateLimiter.layer)
+  return Layer.merge(layerApp(resolved, mounts), infoLayer(resolved)).pipe(
+    Layer.provide(state),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: resolved.port, host: resolved.host }))
+  )
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * `npm run sandbox -- [flags]`: serves the sandbox until interrupted (Ctrl-C).
+ *
+ * @since 0.1.0
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Either, Redacted } from "effect"
+import * as Flags from "./Flags.js"
+import * as Sandbox from "./Sandbox.js"
+import { SandboxInfo } from "./Server.js"
+
+const parsed = Flags.parse(process.argv.slice(2))
+
+if (Either.isLeft(parsed)) {
+  process.stderr.write(`${parsed.left}\n\n${Flags.usage}`)
+  process.exitCode = 2
+} else if (parsed.right._tag === "Help") {
+  process.stdout.write(Flags.usage)
+} else {
+  const options = parsed.right.options
+  Effect.gen(function*() {
+    const info = yield* SandboxInfo
+    yield* Console.log([
+      "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
+      `  base_url  ${info.baseUrl}`,
+      `  root_url  ${info.rootUrl}      (GET /ping; sandbox-only set-up under /sandbox/...)`,
+      `  rpc_url   ${info.rpcUrl}`,
+      `  seed      ${options.seed}`,
+      `  demo key  ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
+      "Ctrl-C to stop."
+    ].join("\n"))
+    return yield* Effect.never
+  }).pipe(Effect.provide(Sandbox.layer(options)), NodeRuntime.runMain)
+}

@@ -1,0 +1,148 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api } from "@feeshare/domain"
+import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { Accounts } from "../Accounts.js"
+import type * as EvmFixtures from "../EvmFixtures.js"
+import { Market, type Rejection } from "../Market.js"
+import { SandboxApi } from "../SandboxApi.js"
+
+/** The served API: the service's contract plus the sandbox-only operations. */
+export class FullApi extends Api.Api.addHttpApi(SandboxApi) {}
+
+/** A market refusal as the domain failure of its status. */
+export const fromRejection = (operation: string) => (rejection: Rejection) => {
+  const fields = { status: rejection.status, message: rejection.message, operation }
+  switch (rejection.status) {
+    case 403:
+      return new Forbidden(fields)
+    case 404:
+      return new NotFound(fields)
+    case 500:
+      return new ServerError(fields)
+    default:
+      return new BadRequest(fields)
+  }
+}
+
+const op = <A, R>(operation: string, effect: Effect.Effect<A, Rejection, R>) =>
+  Effect.mapError(effect, fromRejection(operation))
+
+export const ApiKeyLive = Layer.effect(
+  Api.ApiKey,
+  Effect.map(Accounts, (accounts) =>
+    Api.ApiKey.of({
+      apiKey: (key) => {
+        const value = Redacted.value(key)
+        if (value === "") {
+          return Effect.fail(
+            new Unauthorized({ status: 401, message: `Missing API key (${Api.apiKeyHeader} header)`, operation: "" })
+          )
+        }
+        return Option.match(accounts.resolve(value), {
+          onNone: () => Effect.fail(new Unauthorized({ status: 401, message: "Invalid API key", operation: "" })),
+          onSome: (owner) => Effect.succeed(owner)
+        })
+      }
+    }))
+)
+
+const ClaimsLive = HttpApiBuilder.group(FullApi, "claims", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers
+      .handle("createPlan", ({ payload }) => op("claims.createPlan", market.createPlan(payload)))
+      .handle("positions", ({ urlParams }) => op("claims.positions", market.positions(urlParams.wallet)))
+      .handle("vaults", ({ urlParams }) => op("claims.vaults", market.vaults(urlParams.wallet)))))
+
+const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers
+      .handle("updateConfig", ({ payload }) => op("feeShare.updateConfig", market.updateConfig(payload)))
+      .handle("partnerClaim", ({ payload }) => op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
+      .handle("adminList", ({ urlParams }) => op("feeShare.adminList", market.adminList(urlParams.wallet)))))
+
+const LaunchLive = HttpApiBuilder.group(FullApi, "launch", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers.handle("createTransaction", ({ payload }) => op("launch.createTransaction", market.launch(payload)))))
+
+const TradeLive = HttpApiBuilder.group(FullApi, "trade", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers
+      .handle("quote", ({ urlParams }) => op("trade.quote", market.quote(urlParams)))
+      .handle("swap", ({ payload }) => op("trade.swap", market.swap(payload)))))
+
+const AnalyticsLive = HttpApiBuilder.group(FullApi, "analytics", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers
+      .handle("lifetimeFees", ({ urlParams }) => op("analytics.lifetimeFees", market.lifetimeFees(urlParams.tokenMint)))
+      .handle("claimStats", ({ urlParams }) => op("analytics.claimStats", market.claimStats(urlParams.tokenMint)))
+      .handle("pools", ({ urlParams }) => op("analytics.pools", market.pools(urlParams.onlyMigrated ?? false)))))
+
+const evmLive = (fixtures: EvmFixtures.Fixtures) =>
+  HttpApiBuilder.group(FullApi, "evm", (handlers) =>
+    handlers
+      .handle("indexTokenStatus", ({ payload }) => Effect.sync(() => fixtures.indexStatus(payload.tokenAddresses)))
+      .handle("claimablePositions", ({ urlParams }) => Effect.sync(() => fixtures.positions(urlParams.owner)))
+      .handle("creationFee", () => Effect.succeed({ creationFeeWei: fixtures.creationFeeWei })))
+
+const IdentityLive = HttpApiBuilder.group(FullApi, "identity", (handlers) =>
+  Effect.map(Accounts, (accounts) =>
+    handlers.handle("me", () =>
+      Effect.flatMap(Api.Account, (account) => Effect.map(accounts.user(account.userId), (user) => ({ user }))))))
+
+const AgentAuthLive = HttpApiBuilder.group(FullApi, "agentAuth", (handlers) =>
+  Effect.map(Accounts, (accounts) =>
+    handlers
+      .handle("init", ({ payload }) => accounts.init(payload.address))
+      .handle("callback", ({ payload }) => accounts.callback(payload))))
+
+const SystemLive = HttpApiBuilder.group(FullApi, "system", (handlers) =>
+  handlers.handle("ping", () => Effect.succeed({ message: "pong" })))
+
+const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
+  HttpApiBuilder.group(FullApi, "sandbox", (handlers) =>
+    Effect.gen(function*() {
+      const market = yield* Market
+      const accounts = yield* Accounts
+      return handlers
+        .handle("createToken", ({ payload }) => op("sandbox.createToken", market.createToken(payload)))
+        .handle(
+          "createFeeShareConfig",
+          ({ payload }) => op("sandbox.createFeeShareConfig", market.createFeeShareConfig(payload))
+        )
+        .handle("airdrop", ({ payload }) => op("sandbox.airdrop", market.airdrop(payload)))
+        .handle("advanceSlots", ({ payload }) => op("sandbox.advanceSlots", market.advanceSlots(payload)))
+        .handle("state", () => market.state)
+        .handle("enableMfa", ({ payload }) => accounts.enableMfa(payload.wallet))
+        .handle("revokeKey", ({ payload }) =>
+          Effect.flatMap(accounts.revoke(payload.keyId), (revoked) =>
+            revoked
+              ? Effect.succeed({ keyId: payload.keyId, revoked })
+              : Effect.fail(
+                new NotFound({ status: 404, message: `No key ${payload.keyId}`, operation: "sandbox.revokeKey" })
+              )))
+        .handle("evmFixtures", () =>
+          Effect.succeed({
+            indexTokens: fixtures.indexTokens,
+            plainTokens: fixtures.plainTokens,
+            holder: fixtures.holder,
+            whale: fixtures.whale,
+            discoveryBound: fixtures.discoveryBound,
+            creationFeeWei: fixtures.creationFeeWei
+          }))
+    }))
+
+/** Every group's handlers; needs `Market` and `Accounts`. */
+export const layer = (fixtures: EvmFixtures.Fixtures) =>
+  Layer.mergeAll(
+    ClaimsLive,
+    FeeShareLive,
+    LaunchLive,
+    TradeLive,
+    AnalyticsLive,
+    evmLive(fixtures),
+    IdentityLive,
+    AgentAuthLive,
+    SystemLive,
+    sandboxLive(fixtures)
+  ).pipe(Layer.provide(ApiKeyLive))

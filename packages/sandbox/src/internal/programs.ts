@@ -1,0 +1,167 @@
+/**
+ * Instruction builders for the programs LiteSVM preloads (System, SPL Token, Associated
+ * Token Account, Memo v3, Address Lookup Table). Hand-written layouts: the program clients
+ * published for Kit do not all resolve to the Kit version the sandbox uses.
+ */
+import {
+  AccountRole,
+  type Address,
+  address,
+  getAddressDecoder,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  getU64Encoder,
+  type Instruction
+} from "@solana/kit"
+
+export const SYSTEM_PROGRAM = address("11111111111111111111111111111111")
+export const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+export const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
+export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
+export const ALT_PROGRAM = address("AddressLookupTab1e1111111111111111111111111")
+/** Wrapped SOL: the default quote mint. */
+export const NATIVE_MINT = address("So11111111111111111111111111111111111111112")
+
+/** Size of an SPL Token mint account. */
+export const MINT_SIZE = 82
+
+const addressEncoder = getAddressEncoder()
+const addressDecoder = getAddressDecoder()
+const addressFromBytes = (bytes: Uint8Array): Address => addressDecoder.decode(bytes)
+const u64 = getU64Encoder()
+
+const concat = (...parts: ReadonlyArray<ArrayLike<number>>): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
+  }
+  return out
+}
+
+const u64Bytes = (n: bigint): Uint8Array => new Uint8Array(u64.encode(n))
+const u32Bytes = (n: number): Uint8Array => {
+  const bytes = new Uint8Array(4)
+  new DataView(bytes.buffer).setUint32(0, n, true)
+  return bytes
+}
+
+const readonly = (account: Address) => ({ address: account, role: AccountRole.READONLY })
+const writable = (account: Address) => ({ address: account, role: AccountRole.WRITABLE })
+const signer = (account: Address) => ({ address: account, role: AccountRole.READONLY_SIGNER })
+const writableSigner = (account: Address) => ({ address: account, role: AccountRole.WRITABLE_SIGNER })
+
+/** The associated token account of `owner` for `mint` (standard token program). */
+export const associatedTokenAddress = async (owner: Address, mint: Address): Promise<Address> => {
+  const [ata] = await getProgramDerivedAddress({
+    programAddress: ATA_PROGRAM,
+    seeds: [addressEncoder.encode(owner), addressEncoder.encode(TOKEN_PROGRAM), addressEncoder.encode(mint)]
+  })
+  return ata
+}
+
+/** System transfer; `extra` accounts are appended read-only (the program ignores them). */
+export const transferSol = (
+  source: Address,
+  destination: Address,
+  lamports: bigint,
+  extra: ReadonlyArray<Address> = []
+): Instruction => ({
+  programAddress: SYSTEM_PROGRAM,
+  accounts: [writableSigner(source), writable(destination), ...extra.map(readonly)],
+  data: concat(u32Bytes(2), u64Bytes(lamports))
+})
+
+/** System createAccount: `payer` funds `account` (both sign). */
+export const createAccount = (payer: Address, account: Address, lamports: bigint, space: number, owner: Address): Instruction => ({
+  programAddress: SYSTEM_PROGRAM,
+  accounts: [writableSigner(payer), writableSigner(account)],
+  data: concat(u32Bytes(0), u64Bytes(lamports), u64Bytes(BigInt(space)), addressEncoder.encode(owner))
+})
+
+/** SPL Token InitializeMint2 (no freeze authority). */
+export const initializeMint2 = (mint: Address, decimals: number, mintAuthority: Address): Instruction => ({
+  programAddress: TOKEN_PROGRAM,
+  accounts: [writable(mint)],
+  data: concat([20, decimals], addressEncoder.encode(mintAuthority), [0])
+})
+
+/** SPL Token MintTo. */
+export const mintTo = (mint: Address, destination: Address, authority: Address, amount: bigint): Instruction => ({
+  programAddress: TOKEN_PROGRAM,
+  accounts: [writable(mint), writable(destination), signer(authority)],
+  data: concat([7], u64Bytes(amount))
+})
+
+/** SPL Token Transfer. */
+export const transferToken = (source: Address, destination: Address, authority: Address, amount: bigint): Instruction => ({
+  programAddress: TOKEN_PROGRAM,
+  accounts: [writable(source), writable(destination), signer(authority)],
+  data: concat([3], u64Bytes(amount))
+})
+
+/** SPL Token SyncNative: a wrapped-SOL account's amount follows its lamports. */
+export const syncNative = (account: Address): Instruction => ({
+  programAddress: TOKEN_PROGRAM,
+  accounts: [writable(account)],
+  data: new Uint8Array([17])
+})
+
+/** Associated Token Account CreateIdempotent. */
+export const createAssociatedTokenIdempotent = (payer: Address, ata: Address, owner: Address, mint: Address): Instruction => ({
+  programAddress: ATA_PROGRAM,
+  accounts: [
+    writableSigner(payer),
+    writable(ata),
+    readonly(owner),
+    readonly(mint),
+    readonly(SYSTEM_PROGRAM),
+    readonly(TOKEN_PROGRAM)
+  ],
+  data: new Uint8Array([1])
+})
+
+/** Memo v3, signed by `signers`. */
+export const memo = (text: string, signers: ReadonlyArray<Address> = []): Instruction => ({
+  programAddress: MEMO_PROGRAM,
+  accounts: signers.map(signer),
+  data: new TextEncoder().encode(text)
+})
+
+/** The lookup table address of `authority` created at `recentSlot`, and its bump. */
+export const lookupTableAddress = async (authority: Address, recentSlot: bigint): Promise<readonly [Address, number]> => {
+  const [table, bump] = await getProgramDerivedAddress({
+    programAddress: ALT_PROGRAM,
+    seeds: [addressEncoder.encode(authority), u64Bytes(recentSlot)]
+  })
+  return [table, bump] as const
+}
+
+/** Address Lookup Table CreateLookupTable (the authority signs, as the program accepts). */
+export const createLookupTable = (table: Address, authority: Address, payer: Address, recentSlot: bigint, bump: number): Instruction => ({
+  programAddress: ALT_PROGRAM,
+  accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
+  data: concat(u32Bytes(0), u64Bytes(recentSlot), [bump])
+})
+
+/** Address Lookup Table ExtendLookupTable. */
+export const extendLookupTable = (table: Address, authority: Address, payer: Address, addresses: ReadonlyArray<Address>): Instruction => ({
+  programAddress: ALT_PROGRAM,
+  accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
+  data: concat(u32Bytes(2), u64Bytes(BigInt(addresses.length)), ...addresses.map((a) => addressEncoder.encode(a)))
+})
+
+/** Addresses held by a lookup table account's data (after its 56-byte header). */
+export const lookupTableAddresses = (data: Uint8Array): ReadonlyArray<Address> | undefined => {
+  if (data.length < 56 || (data.length - 56) % 32 !== 0) return undefined
+  const out: Array<Address> = []
+  for (let offset = 56; offset < data.length; offset += 32) {
+    out.push(addressFromBytes(data.subarray(offset, offset + 32)))
+  }
+  return out
+}
+
+/** The token amount of an SPL token account's data. */
+export const tokenAmount = (data: Uint8Array): bigint | undefined =>
+  data.length >= 72 ? new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true) : undefined

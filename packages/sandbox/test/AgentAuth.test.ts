@@ -1,0 +1,168 @@
+import { AgentAuth } from "@feeshare/domain"
+import { base58 } from "@feeshare/domain/PublicKey"
+import { assert, describe, it } from "@effect/vitest"
+import { Clock, Effect, Schema, TestClock } from "effect"
+import * as SandboxApi from "../src/SandboxApi.js"
+import * as Totp from "../src/Totp.js"
+import { call, decodeSuccess, sandbox } from "./support/http.js"
+import { makeWallet, signIn } from "./support/wallet.js"
+
+const nonceError = { success: false, error: "Nonce not found or expired" }
+const authCodeError = { success: false, error: "Invalid or expired auth code" }
+
+const credentialOf = (value: unknown) => {
+  assert.isTrue(Schema.is(AgentAuth.Credential)(value), `a credential: ${String(value)}`)
+  return value as AgentAuth.Credential
+}
+
+describe("Agent authentication", () => {
+  it.effect("a wallet signature gets a working key; the first key of a wallet is a signup", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const first = yield* signIn(wallet, "laptop")
+      const challenge = decodeSuccess("agentAuth", "init", first.init) as AgentAuth.Challenge
+      assert.include(new TextDecoder().decode(base58.decode(challenge.message)), wallet.address)
+      const credential = credentialOf(decodeSuccess("agentAuth", "callback", first.reply))
+      assert.isTrue(credential.isSignup)
+      // the wire carries the key in clear exactly once, in this answer
+      assert.include(first.reply.text, (first.reply.json as { response: { apiKey: string } }).response.apiKey)
+
+      const key = (first.reply.json as { response: { apiKey: string } }).response.apiKey
+      const me = decodeSuccess("identity", "me", yield* call("identity", "me", { apiKey: key })) as {
+        user: { uuid: string; username?: string | null }
+      }
+      assert.strictEqual(me.user.username, `agent_${wallet.address.slice(0, 8)}`)
+
+      const second = yield* signIn(wallet, "ci")
+      const again = credentialOf(decodeSuccess("agentAuth", "callback", second.reply))
+      assert.isFalse(again.isSignup)
+      assert.notStrictEqual(again.keyId, credential.keyId)
+      const key2 = (second.reply.json as { response: { apiKey: string } }).response.apiKey
+      const me2 = decodeSuccess("identity", "me", yield* call("identity", "me", { apiKey: key2 })) as {
+        user: { uuid: string }
+      }
+      assert.strictEqual(me2.user.uuid, me.user.uuid)
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("a nonce is single-use: a replayed callback is refused", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const first = yield* signIn(wallet, "k")
+      assert.strictEqual(first.reply.status, 200)
+      const replay = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { signature: first.signature, address: wallet.address, nonce: first.nonce, keyName: "k" }
+      })
+      assert.deepStrictEqual([replay.status, replay.json], [400, nonceError])
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("a nonce expires after five minutes of the clock", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const callback = (nonce: string, message: string) =>
+        Effect.gen(function*() {
+          const signature = base58.encode(yield* Effect.promise(() => wallet.sign(base58.decode(message)!)))
+          return yield* call("agentAuth", "callback", {
+            apiKey: null,
+            body: { signature, address: wallet.address, nonce, keyName: "k" }
+          })
+        })
+      const init = () =>
+        Effect.map(
+          call("agentAuth", "init", { apiKey: null, body: { address: wallet.address } }),
+          (reply) => decodeSuccess("agentAuth", "init", reply) as AgentAuth.Challenge
+        )
+      const late = yield* init()
+      const inTime = yield* init()
+      yield* TestClock.adjust("299 seconds")
+      assert.strictEqual((yield* callback(inTime.nonce, inTime.message)).status, 200)
+      yield* TestClock.adjust("1 second")
+      const expired = yield* callback(late.nonce, late.message)
+      assert.deepStrictEqual([expired.status, expired.json], [400, nonceError])
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("a bad signature is refused and the nonce is spent", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const other = yield* makeWallet
+      const init = yield* call("agentAuth", "init", { apiKey: null, body: { address: wallet.address } })
+      const challenge = decodeSuccess("agentAuth", "init", init) as AgentAuth.Challenge
+      const bytes = base58.decode(challenge.message)!
+      const forged = base58.encode(yield* Effect.promise(() => other.sign(bytes)))
+      const bad = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { signature: forged, address: wallet.address, nonce: challenge.nonce, keyName: "k" }
+      })
+      assert.deepStrictEqual([bad.status, bad.json], [400, { success: false, error: "Invalid signature" }])
+      const good = base58.encode(yield* Effect.promise(() => wallet.sign(bytes)))
+      const retry = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { signature: good, address: wallet.address, nonce: challenge.nonce, keyName: "k" }
+      })
+      assert.deepStrictEqual([retry.status, retry.json], [400, nonceError])
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("a nonce issued to one wallet does not sign in another", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const thief = yield* makeWallet
+      const init = yield* call("agentAuth", "init", { apiKey: null, body: { address: wallet.address } })
+      const challenge = decodeSuccess("agentAuth", "init", init) as AgentAuth.Challenge
+      const signature = base58.encode(yield* Effect.promise(() => thief.sign(base58.decode(challenge.message)!)))
+      const reply = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { signature, address: thief.address, nonce: challenge.nonce, keyName: "k" }
+      })
+      assert.deepStrictEqual([reply.status, reply.json], [400, nonceError])
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("with MFA on, the callback asks for a TOTP code; a wrong code is refused, the right one gets a key", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const enabled = yield* call("sandbox", "enableMfa", { apiKey: null, body: { wallet: wallet.address } })
+      const { secret } = decodeSuccess("sandbox", "enableMfa", enabled) as typeof SandboxApi.MfaSecret.Type
+      const first = yield* signIn(wallet, "mfa")
+      const challenge = decodeSuccess("agentAuth", "callback", first.reply)
+      assert.isTrue(Schema.is(AgentAuth.MfaRequired)(challenge))
+      const { authCode, mfaMethod } = challenge as AgentAuth.MfaRequired
+      assert.strictEqual(mfaMethod, "totp")
+
+      const now = yield* Clock.currentTimeMillis
+      const code = Totp.generate(Totp.fromBase32(secret)!, now)
+      const wrongCode = code === "000000" ? "000001" : "000000"
+      const wrong = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: wrongCode, keyName: "mfa" } })
+      assert.deepStrictEqual([wrong.status, wrong.json], [400, authCodeError])
+
+      const right = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+      assert.strictEqual(right.status, 200, right.text)
+      assert.isTrue(credentialOf(decodeSuccess("agentAuth", "callback", right)).isSignup)
+
+      const reused = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+      assert.deepStrictEqual([reused.status, reused.json], [400, authCodeError])
+      const unknown = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode: "nope", mfaCode: code, keyName: "x" } })
+      assert.deepStrictEqual([unknown.status, unknown.json], [400, authCodeError])
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("the agent-auth operations have their own, smaller limit", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const init = () => call("agentAuth", "init", { apiKey: null, body: { address: wallet.address } })
+      for (let i = 0; i < 3; i++) {
+        const ok = yield* init()
+        assert.strictEqual(ok.status, 200)
+        // the headers report the account-wide budget, not the hidden agent-auth one
+        assert.strictEqual(ok.headers["x-ratelimit-limit"], "100")
+      }
+      const refused = yield* init()
+      assert.strictEqual(refused.status, 429)
+      assert.deepStrictEqual(refused.json, { success: false, error: "Too many requests", limit: 3, remaining: 0, resetTime: 60 })
+      assert.deepStrictEqual(
+        [refused.headers["x-ratelimit-limit"], refused.headers["x-ratelimit-remaining"], refused.headers["x-ratelimit-reset"]],
+        ["3", "0", "60"]
+      )
+      // other operations are not affected
+      assert.strictEqual((yield* call("system", "ping")).status, 200)
+      yield* TestClock.adjust("60 seconds")
+      assert.strictEqual((yield* init()).status, 200)
+    }).pipe(Effect.provide(sandbox({ agentAuthLimit: 3, agentAuthWindowMillis: 60_000, rateLimit: 100 }))))
+})

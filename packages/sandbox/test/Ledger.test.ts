@@ -1,0 +1,160 @@
+import { assert, describe, it } from "@effect/vitest"
+import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
+import { Duration, Effect, Exit, Option, TestClock } from "effect"
+import { build } from "../src/internal/build.js"
+import { deriveSigner } from "../src/internal/keys.js"
+import { transferSol } from "../src/internal/programs.js"
+import * as Ledger from "../src/Ledger.js"
+import * as Options from "../src/Options.js"
+
+const options = (overrides: Partial<Options.Options> = {}) => Options.make({ slotMillis: 400, ...overrides })
+
+const funded = (ledger: Ledger.Ledger.Service) =>
+  Effect.gen(function*() {
+    const payer = yield* Effect.promise(() => generateKeyPairSigner())
+    yield* ledger.airdrop(payer.address, 10_000_000_000n)
+    return payer
+  })
+
+const transfer = (ledger: Ledger.Ledger.Service, payer: KeyPairSigner, lamports: bigint, format: "legacy" | "v0" | "v1" = "v0") =>
+  Effect.gen(function*() {
+    const clock = yield* ledger.clock
+    const destination = yield* Effect.promise(() => generateKeyPairSigner())
+    const built = yield* Effect.promise(() =>
+      build({
+        format,
+        feePayer: payer.address,
+        instructions: [transferSol(payer.address, destination.address, lamports)],
+        lifetime: { blockhash: clock.blockhash, lastValidBlockHeight: clock.lastValidBlockHeight },
+        signers: [payer],
+        budget: { computeUnitLimit: 10_000, loadedAccountsDataSizeLimit: 65_536, priorityFee: format === "v1" ? 3_000n : 1_000n }
+      })
+    )
+    return { built, destination: destination.address }
+  })
+
+describe("Ledger", () => {
+  it.effect("the block clock ticks with the Clock and rotates blockhashes valid for blockhashValidity blocks", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const start = yield* ledger.clock
+      assert.strictEqual(start.lastValidBlockHeight, start.blockHeight + 150n)
+      yield* TestClock.adjust(Duration.millis(400 * 5))
+      const later = yield* ledger.clock
+      assert.strictEqual(later.slot, start.slot + 5n)
+      assert.strictEqual(later.blockHeight, start.blockHeight + 5n)
+      assert.notStrictEqual(later.blockhash, start.blockhash)
+      assert.strictEqual(later.lastValidBlockHeight, later.blockHeight + 150n)
+      assert.isTrue(yield* ledger.isBlockhashValid(start.blockhash))
+      const advanced = yield* ledger.advance(146)
+      assert.strictEqual(advanced.slot, later.slot + 146n)
+      assert.isFalse(yield* ledger.isBlockhashValid(start.blockhash))
+      assert.isTrue(yield* ledger.isBlockhashValid(later.blockhash))
+    }).pipe(Effect.provide(Ledger.layer(options()))))
+
+  it.effect("a transaction lands; its status goes processed → confirmed → finalized by slot lag", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const landed: Array<Ledger.Landed> = []
+      yield* ledger.onLanded((event) => Effect.sync(() => void landed.push(event)))
+      const payer = yield* funded(ledger)
+      const before = yield* ledger.balance(payer.address)
+      const { built, destination } = yield* transfer(ledger, payer, 1_000_000n)
+      const signature = yield* ledger.send(built.wire)
+      assert.strictEqual(yield* ledger.balance(destination), 1_000_000n)
+      assert.deepStrictEqual(landed.map((event) => [event.signature, event.messageSha256, event.err]), [
+        [signature, built.messageSha256, null]
+      ])
+      const record = Option.getOrThrow(yield* ledger.transaction(signature))
+      assert.strictEqual(before - (yield* ledger.balance(payer.address)), 1_000_000n + record.fee)
+      assert.strictEqual(record.fee, 5_000n + 10n) // 10k CU at 1000 µlamports
+      const status = () => Effect.map(ledger.statuses([signature], false), ([s]) => s?.confirmationStatus)
+      assert.strictEqual(yield* status(), "processed")
+      yield* ledger.advance(1)
+      assert.strictEqual(yield* status(), "confirmed")
+      yield* ledger.advance(31)
+      assert.strictEqual(yield* status(), "finalized")
+      yield* ledger.advance(300)
+      assert.strictEqual(yield* status(), undefined)
+      const [searched] = yield* ledger.statuses([signature], true)
+      assert.strictEqual(searched?.confirmationStatus, "finalized")
+      // a rebroadcast of a landed transaction is accepted and changes nothing
+      assert.strictEqual(yield* ledger.send(built.wire, { skipPreflight: true }), signature)
+      assert.strictEqual(landed.length, 1)
+    }).pipe(Effect.provide(Ledger.layer(options()))))
+
+  it.effect("an expired blockhash fails preflight, and never lands with skipPreflight", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const payer = yield* funded(ledger)
+      const { built, destination } = yield* transfer(ledger, payer, 1_000_000n, "v1")
+      yield* ledger.advance(11)
+      const exit = yield* Effect.exit(ledger.send(built.wire))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+        assert.strictEqual(error?.code, -32002)
+        assert.match(error?.message ?? "", /BlockhashNotFound/)
+      }
+      const signature = yield* ledger.send(built.wire, { skipPreflight: true })
+      assert.deepStrictEqual(yield* ledger.statuses([signature], true), [null])
+      assert.strictEqual(yield* ledger.balance(destination), 0n)
+    }).pipe(Effect.provide(Ledger.layer(options({ blockhashValidity: 10 })))))
+
+  it.effect("a failing transaction: preflight reports the logs; skipPreflight lands it with its error", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const payer = yield* funded(ledger)
+      const { built } = yield* transfer(ledger, payer, 50_000_000_000n, "legacy")
+      const error = yield* Effect.flip(ledger.send(built.wire))
+      assert.strictEqual(error.code, -32002)
+      const data = error.data as { err: unknown; logs: ReadonlyArray<string> }
+      assert.deepStrictEqual(data.err, { InstructionError: [2, { Custom: 1 }] })
+      assert.isTrue(data.logs.some((line) => line.includes("insufficient lamports")))
+      const signature = yield* ledger.send(built.wire, { skipPreflight: true })
+      const [status] = yield* ledger.statuses([signature], false)
+      assert.deepStrictEqual(status?.err, { InstructionError: [2, { Custom: 1 }] })
+    }).pipe(Effect.provide(Ledger.layer(options()))))
+
+  it.effect("dropped transactions are accepted and never land; drops are deterministic from the seed", () =>
+    Effect.gen(function*() {
+      const run = Effect.gen(function*() {
+        const ledger = yield* Ledger.Ledger
+        const payer = yield* Effect.promise(() => deriveSigner("test", "payer"))
+        yield* ledger.airdrop(payer.address, 10_000_000_000n)
+        const outcomes: Array<boolean> = []
+        for (let i = 0; i < 16; i++) {
+          const clock = yield* ledger.clock
+          const destination = yield* Effect.promise(() => deriveSigner("test", `destination-${i}`))
+          const built = yield* Effect.promise(() =>
+            build({
+              format: "legacy",
+              feePayer: payer.address,
+              instructions: [transferSol(payer.address, destination.address, 1_000_000n)],
+              lifetime: { blockhash: clock.blockhash, lastValidBlockHeight: clock.lastValidBlockHeight },
+              signers: [payer]
+            })
+          )
+          const signature = yield* ledger.send(built.wire)
+          const [status] = yield* ledger.statuses([signature], true)
+          outcomes.push(status !== null)
+          assert.strictEqual(yield* ledger.balance(destination.address), status === null ? 0n : 1_000_000n)
+        }
+        return outcomes
+      })
+      const first = yield* run.pipe(Effect.provide(Ledger.layer(options({ seed: "drops", dropRate: 0.5 }))))
+      const second = yield* run.pipe(Effect.provide(Ledger.layer(options({ seed: "drops", dropRate: 0.5 }))))
+      assert.isTrue(first.includes(true) && first.includes(false))
+      assert.deepStrictEqual(second, first)
+    }))
+
+  it.effect("dropRate 1 drops everything", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const payer = yield* funded(ledger)
+      const { built, destination } = yield* transfer(ledger, payer, 1_000_000n)
+      const signature = yield* ledger.send(built.wire)
+      assert.deepStrictEqual(yield* ledger.statuses([signature], true), [null])
+      assert.strictEqual(yield* ledger.balance(destination), 0n)
+    }).pipe(Effect.provide(Ledger.layer(options({ dropRate: 1 })))))
+})

@@ -1,0 +1,58 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Sandbox from "../src/Sandbox.js"
+import * as Server from "../src/Server.js"
+import * as Fake from "./support/FakeMarket.js"
+import { call, decodeSuccess, fetchReply } from "./support/http.js"
+
+describe("Sandbox", () => {
+  it.effect("serves the ledger's JSON-RPC at /rpc next to the API, outside the rate limits", () =>
+    Effect.gen(function*() {
+      const info = yield* Server.SandboxInfo
+      assert.strictEqual(info.rpcUrl, `${info.rootUrl}/rpc`)
+      const reply = yield* fetchReply(info.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot" })
+      })
+      assert.strictEqual(reply.status, 200)
+      const body = reply.json as { id: number; result: unknown }
+      assert.strictEqual(body.id, 1)
+      assert.isNumber(body.result)
+      assert.isUndefined(reply.headers["x-ratelimit-limit"])
+      // the API is served by the same server
+      assert.deepStrictEqual(decodeSuccess("system", "ping", yield* call("system", "ping")), { message: "pong" })
+    }).pipe(Effect.provide(Sandbox.layerWithMarket({ rateLimit: 1 }, Fake.layer))))
+
+  it.effect("over the real market: successes decode, refusals keep their status as envelopes", () =>
+    Effect.gen(function*() {
+      const creator = Fake.key(21)
+      const stranger = Fake.key(22)
+      const token = decodeSuccess("sandbox", "createToken", yield* call("sandbox", "createToken", {
+        apiKey: null,
+        body: { creator, symbol: "SBX" }
+      })) as { mint: string; configKey: string }
+      const fees = decodeSuccess("analytics", "lifetimeFees", yield* call("analytics", "lifetimeFees", {
+        query: { tokenMint: token.mint }
+      }))
+      assert.strictEqual(fees, 0n)
+      decodeSuccess("analytics", "pools", yield* call("analytics", "pools"))
+      const admin = decodeSuccess("feeShare", "adminList", yield* call("feeShare", "adminList", { query: { wallet: creator } }))
+      assert.deepStrictEqual(admin, { tokenMints: [token.mint] })
+
+      const unknown = yield* call("analytics", "lifetimeFees", { query: { tokenMint: Fake.key(23) } })
+      assert.strictEqual(unknown.status, 404)
+      assert.include((unknown.json as { error: string }).error, "unknown token mint")
+      const forbidden = yield* call("feeShare", "updateConfig", {
+        body: { baseMint: token.mint, basisPointsArray: [10000], claimersArray: [stranger], payer: stranger }
+      })
+      assert.deepStrictEqual(forbidden.json, {
+        success: false,
+        error: `${stranger} is not the fee-share admin of ${token.mint}`
+      })
+      assert.strictEqual(forbidden.status, 403)
+      const nothing = yield* call("claims", "createPlan", { body: { feeClaimer: stranger, tokenMint: token.mint } })
+      assert.strictEqual(nothing.status, 400)
+      assert.deepStrictEqual(Object.keys(nothing.json as object).sort(), ["error", "success"])
+    }).pipe(Effect.provide(Sandbox.layer())))
+})
