@@ -7,6 +7,7 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 import { fromStatus, type ApiFailure, UnexpectedResponse } from "./FeeShareError.js"
+import * as FastDecode from "./internal/fastDecode.js"
 import type { RateLimitInfo } from "./RateLimit.js"
 
 /**
@@ -24,7 +25,7 @@ export const Success = <A, I, R>(payload: Schema.Schema<A, I, R>) =>
       decode: (envelope) => envelope.response,
       encode: (response) => ({ success: true as const, response })
     }
-  )
+  ).annotations({ [FastDecode.SkipTypeCheck]: true })
 
 /**
  * How many characters of a raw body an `UnexpectedResponse` keeps.
@@ -73,6 +74,11 @@ const nonNegativeInt = (u: unknown): number | undefined =>
  * envelope and matches `schema` (the whole body: the success envelope, or a bare payload
  * such as the ping answer), the typed failure otherwise. Never throws.
  *
+ * Valid bodies are decoded by a decoder compiled from the schema's AST: it accepts what
+ * Effect's parser accepts and yields the same value, but does not validate a `Success`
+ * payload a second time against its type. Anything it refuses goes through Effect's
+ * parser, which gives the verdict and the message.
+ *
  * @since 0.1.0
  * @category decoding
  */
@@ -85,6 +91,11 @@ export const classify = <A, I>(
   if (isRecord(body) && body.success === false) return Either.left(failure(body, context, text))
   if (isRecord(body) && body.success === true && !("response" in body)) {
     return Either.left(unexpected(context, text, "success envelope without `response`"))
+  }
+  const fast = FastDecode.compile(schema)
+  if (fast !== undefined) {
+    const decoded = fast(body)
+    if (decoded !== FastDecode.FAIL) return Either.right(decoded)
   }
   return Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "first" })(body), (error) =>
     unexpected(

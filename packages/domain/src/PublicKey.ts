@@ -70,7 +70,7 @@ export const fromBytes = (bytes: Uint8Array): PublicKey => {
  * @category schemas
  */
 export const Base58String = Schema.String.pipe(
-  Schema.filter((text) => text.length > 0 && Base58.decode(text) !== undefined, {
+  Schema.filter((text) => text.length > 0 && Base58.isBase58(text), {
     message: () => "must be non-empty base58 text"
   }),
   Schema.annotations({ identifier: "Base58String" })

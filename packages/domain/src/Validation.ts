@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, ParseResult, Schema } from "effect"
+import { Effect, Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { InvalidRequest } from "./FeeShareError.js"
 
 /**
@@ -18,6 +18,64 @@ export const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
     ""
   )
 
+const membersOf = (issues: ParseResult.Composite["issues"]): ReadonlyArray<ParseResult.ParseIssue> =>
+  "_tag" in issues ? [issues] : issues
+
+/**
+ * Whether an issue says something about the value (a failed rule, or a wrong type below the
+ * top), rather than only "this is not the expected shape" (a top-level type mismatch or a
+ * missing key).
+ */
+const isInformative = (issue: ParseResult.ParseIssue, top: boolean): boolean => {
+  switch (issue._tag) {
+    case "Type":
+      return !top
+    case "Missing":
+      return false
+    case "Pointer":
+      return isInformative(issue.issue, false)
+    case "Composite": {
+      const first = membersOf(issue.issues)[0]
+      return first !== undefined && isInformative(first, top)
+    }
+    case "Refinement":
+      return issue.kind === "Predicate" || isInformative(issue.issue, top)
+    case "Transformation":
+      return issue.kind !== "Encoded" || isInformative(issue.issue, top)
+    default:
+      return true
+  }
+}
+
+/**
+ * Rewrites the failures of unions so that the first issue is the telling one: when no member
+ * matched even in shape (`"v2"` for `"v0" | "v1"`) the union is reported as a whole; otherwise
+ * the first member whose failure is informative is kept (an MFA payload with a blank `mfaCode`
+ * is reported at `mfaCode`, not as the signature payload's missing `signature`).
+ */
+const focus = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue => {
+  switch (issue._tag) {
+    case "Pointer":
+      return new ParseResult.Pointer(issue.path, issue.actual, focus(issue.issue))
+    case "Refinement":
+      return new ParseResult.Refinement(issue.ast, issue.actual, issue.kind, focus(issue.issue))
+    case "Transformation":
+      return new ParseResult.Transformation(issue.ast, issue.actual, issue.kind, focus(issue.issue))
+    case "Composite": {
+      const issues = membersOf(issue.issues)
+      if (SchemaAST.isUnion(issue.ast) && Option.isNone(SchemaAST.getMessageAnnotation(issue.ast))) {
+        if (issues.every((member) => member._tag === "Type")) return new ParseResult.Type(issue.ast, issue.actual)
+        const chosen = issues.find((member) => isInformative(member, true)) ?? issues[0]
+        if (chosen !== undefined) return focus(chosen)
+      }
+      const [first, ...rest] = issues.map(focus)
+      return first === undefined ? issue : new ParseResult.Composite(issue.ast, issue.actual, [first, ...rest], issue.output)
+    }
+    default:
+      return issue
+  }
+}
+
 /**
  * The first issue of a parse error as `InvalidRequest`.
  *
@@ -25,7 +83,7 @@ export const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
  * @category constructors
  */
 export const toInvalidRequest = (operation: string, error: ParseResult.ParseError): InvalidRequest => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const issues = ParseResult.ArrayFormatter.formatIssueSync(focus(error.issue))
   const first = issues[0]
   const field = first === undefined ? "" : formatPath(first.path)
   const rule = first === undefined ? error.message : first.message

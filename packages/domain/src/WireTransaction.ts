@@ -34,7 +34,7 @@ export const Base64Transaction = Schema.String.pipe(
  * @category schemas
  */
 export const Base58Transaction = Schema.String.pipe(
-  Schema.filter((text) => text.length > 0 && Base58.decode(text) !== undefined, {
+  Schema.filter((text) => text.length > 0 && Base58.isBase58(text), {
     message: () => "must be a non-empty base58 transaction"
   }),
   Schema.annotations({ identifier: "Base58Transaction" })

@@ -49,5 +49,52 @@ export const encode = (bytes: Uint8Array): string => {
   return out
 }
 
-/** Length in bytes of a base58 string's decoding, or `undefined` when it is not base58. */
-export const decodedLength = (text: string): number | undefined => decode(text)?.length
+/** `true` when every character is in the base58 alphabet (exactly when `decode` succeeds). */
+export const isBase58 = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 128 || INDEX[code]! < 0) return false
+  }
+  return true
+}
+
+const POWERS = [1, 58, 58 * 58, 58 * 58 * 58]
+
+/**
+ * Length in bytes of a base58 string's decoding, or `undefined` when it is not base58.
+ * Same answer as `decode(text)?.length`, without building the bytes: the value is kept in
+ * 16-bit limbs and three digits are folded in per pass.
+ */
+export const decodedLength = (text: string): number | undefined => {
+  let zeros = 0
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++
+  const limbs: Array<number> = []
+  let group = 0
+  let count = 0
+  for (let i = zeros; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const digit = code < 128 ? INDEX[code]! : -1
+    if (digit < 0) return undefined
+    group = group * 58 + digit
+    count++
+    if (count === 3 || i === text.length - 1) {
+      let carry = group
+      const multiplier = POWERS[count]!
+      for (let j = 0; j < limbs.length; j++) {
+        carry += limbs[j]! * multiplier
+        limbs[j] = carry & 0xffff
+        carry = Math.floor(carry / 0x10000)
+      }
+      while (carry > 0) {
+        limbs.push(carry & 0xffff)
+        carry = Math.floor(carry / 0x10000)
+      }
+      group = 0
+      count = 0
+    }
+  }
+  let top = limbs.length - 1
+  while (top >= 0 && limbs[top] === 0) top--
+  if (top < 0) return zeros
+  return zeros + 2 * top + (limbs[top]! > 0xff ? 2 : 1)
+}

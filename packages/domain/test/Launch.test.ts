@@ -1,0 +1,58 @@
+import { assert, describe, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import { Launch, PublicKey } from "../src/index.js"
+import { assertInvalid, assertValid } from "./assertions.js"
+import { notPublicKey, publicKey } from "./arbitraries.js"
+
+type Request = typeof Launch.LaunchRequest.Type
+
+const lamports = fc.maxSafeNat()
+
+const request: fc.Arbitrary<Request> = fc.record({
+  ipfs: fc.webUrl(),
+  tokenMint: publicKey,
+  wallet: publicKey,
+  configKey: publicKey,
+  initialBuyLamports: fc.option(lamports, { nil: undefined }),
+  tip: fc.option(fc.tuple(publicKey, lamports), { nil: undefined })
+}).map(({ configKey, initialBuyLamports, ipfs, tip, tokenMint, wallet }) => ({
+  ipfs,
+  tokenMint,
+  wallet,
+  configKey,
+  ...(initialBuyLamports === undefined ? {} : { initialBuyLamports }),
+  ...(tip === undefined ? {} : { tipWallet: tip[0], tipLamports: tip[1] })
+}))
+
+const invalid = (input: Request, field: string, rule: string) =>
+  assertInvalid(Launch.LaunchRequest, { encoded: input, type: input }, field, rule)
+
+describe("Launch.LaunchRequest", () => {
+  it.prop("a launch with or without initial buy and tip is accepted", [request], ([input]) => {
+    assert.deepStrictEqual(assertValid(Launch.LaunchRequest, input), input)
+  })
+
+  it.prop("the tip fields go together", [request, publicKey, lamports], ([input, tipWallet, tipLamports]) => {
+    const { tipLamports: _, tipWallet: __, ...base } = input
+    invalid({ ...base, tipWallet }, "tipLamports", Launch.rules.tip)
+    invalid({ ...base, tipLamports }, "tipWallet", Launch.rules.tip)
+  })
+
+  it.prop("keys must be public keys", [request, notPublicKey, fc.constantFrom("tokenMint", "wallet", "configKey", "tipWallet")], ([input, bad, field]) => {
+    const broken = field === "tipWallet" ? { ...input, tipWallet: bad, tipLamports: 1 } : { ...input, [field]: bad }
+    invalid(broken, field, PublicKey.rule)
+  })
+
+  it.prop("lamports must be non-negative whole safe numbers", [
+    request,
+    fc.oneof(fc.integer({ max: -1 }), fc.constantFrom(0.5, Number.NaN, Infinity, 2 ** 53)),
+    fc.constantFrom("initialBuyLamports", "tipLamports")
+  ], ([input, bad, field]) => {
+    const broken = field === "tipLamports" ? { ...input, tipWallet: input.wallet, tipLamports: bad } : { ...input, initialBuyLamports: bad }
+    invalid(broken, field, "must be a non-negative whole number of lamports")
+  })
+
+  it.prop("ipfs must not be blank", [request, fc.constantFrom("", "  ")], ([input, ipfs]) => {
+    invalid({ ...input, ipfs }, "ipfs", "must be a non-empty string")
+  })
+})
