@@ -9,17 +9,18 @@
 import type { FeeShare, Plan, Trade } from "@feeshare/domain"
 import { PublicKey, Signer, WireTransaction as Wire } from "@feeshare/domain"
 import {
-  getCompiledTransactionMessageDecoder,
   getPublicKeyFromAddress,
-  getTransactionDecoder,
-  getTransactionEncoder,
   type CompiledTransactionMessage,
   type CompiledTransactionMessageWithLifetime,
+  type ReadonlyUint8Array,
   type SignatureBytes,
-  type Transaction
+  type Transaction,
+  type TransactionMessageBytes
 } from "@solana/kit"
+import { sha256 } from "@noble/hashes/sha2"
 import { Effect, Option, Schema } from "effect"
-import { copy, equal, sha256Hex } from "./internal/bytes.js"
+import { fromBase64, toBase58, toHex } from "./internal/bytes.js"
+import * as WireFormat from "./internal/wireFormat.js"
 
 // ---------------------------------------------------------------------------
 // refusals
@@ -40,8 +41,9 @@ const fields = {
 export class MalformedTransaction extends Schema.TaggedError<MalformedTransaction>()("MalformedTransaction", fields) {}
 
 /**
- * The bytes decode, but not canonically: trailing or misaligned bytes, or a re-encoding that
- * differs from the input.
+ * The envelope reads, but the message is not a strictly valid, canonical encoding: trailing,
+ * missing or misaligned bytes, a shortvec that is not minimal, a signature count that is not
+ * the header's, an index out of range, a repeated account, an invalid v1 config mask.
  *
  * @since 0.1.0
  * @category refusals
@@ -204,8 +206,9 @@ export const Refusal = Schema.Union(
 
 /**
  * The budget a message carries. v1: config values (unset means zero, reported as absent);
- * v0/legacy: compute-budget instructions. `problem` describes a budget the runtime would
- * reject (unknown config bits, duplicated instructions).
+ * v0/legacy: compute-budget instructions. `problem` describes a v0/legacy budget the
+ * runtime would reject (duplicated or unrecognised compute-budget instructions); an invalid
+ * v1 config mask is refused by `decode` already.
  *
  * @since 0.1.0
  * @category models
@@ -230,8 +233,9 @@ export interface Decoded {
   readonly encoding: Wire.Encoding
   readonly bytes: Uint8Array
   readonly transaction: Transaction
-  /** The signed message bytes (a copy of `transaction.messageBytes`). */
+  /** The signed message bytes (the same bytes as `transaction.messageBytes`, in their own buffer). */
   readonly messageBytes: Uint8Array
+  /** The message in Kit's compiled form, built on first access. */
   readonly message: CompiledTransactionMessage & CompiledTransactionMessageWithLifetime
   readonly version: "legacy" | 0 | 1
   readonly messageSha256: string
@@ -244,10 +248,6 @@ export interface Decoded {
   readonly size: { readonly bytes: number; readonly accounts: number; readonly signatures: number }
 }
 
-const transactionDecoder = getTransactionDecoder()
-const transactionEncoder = getTransactionEncoder()
-const messageDecoder = getCompiledTransactionMessageDecoder()
-
 /**
  * The compute-budget program.
  *
@@ -256,54 +256,43 @@ const messageDecoder = getCompiledTransactionMessageDecoder()
  */
 export const computeBudgetProgram = "ComputeBudget111111111111111111111111111111"
 
-const v1Bits = { priorityFee: 0b11, computeUnitLimit: 0b100, loadedAccountsDataSizeLimit: 0b1000, heapSize: 0b1_0000 }
-const v1KnownBits = 0b1_1111
+const computeBudgetKey = PublicKey.toBytes(computeBudgetProgram)
 
-const readU32 = (data: Uint8Array): number => new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(1, true)
-const readU64 = (data: Uint8Array): bigint =>
-  new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(1, true)
+const readU32 = (bytes: Uint8Array, at: number): number =>
+  (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
 
-const budgetOf = (message: CompiledTransactionMessage): MessageBudget => {
-  if (message.version === 1) {
-    const mask = message.configMask
-    const values = message.configValues.map((v) => BigInt(v.value))
-    let i = 0
-    const next = (bit: number) => (mask & bit) === bit ? values[i++] : undefined
-    const priorityFee = next(v1Bits.priorityFee)
-    const cu = next(v1Bits.computeUnitLimit)
-    const data = next(v1Bits.loadedAccountsDataSizeLimit)
-    const heap = next(v1Bits.heapSize)
+const readU64 = (bytes: Uint8Array, at: number): bigint =>
+  (BigInt(readU32(bytes, at + 4)) << 32n) | BigInt(readU32(bytes, at))
+
+const budgetOf = (bytes: Uint8Array, parsed: WireFormat.Parsed): MessageBudget => {
+  if (parsed.version === 1) {
+    const { config } = parsed
     return {
-      ...(priorityFee === undefined ? {} : { priorityFee }),
-      ...(cu === undefined ? {} : { computeUnitLimit: Number(cu) }),
-      ...(data === undefined ? {} : { loadedAccountsDataSizeLimit: Number(data) }),
-      ...(heap === undefined ? {} : { heapSize: Number(heap) }),
-      ...((mask & ~v1KnownBits) === 0 ? {} : { problem: `unknown config mask bits 0x${mask.toString(16)}` })
+      ...(config.priorityFee === undefined ? {} : { priorityFee: config.priorityFee }),
+      ...(config.computeUnitLimit === undefined ? {} : { computeUnitLimit: config.computeUnitLimit }),
+      ...(config.loadedAccountsDataSizeLimit === undefined
+        ? {}
+        : { loadedAccountsDataSizeLimit: config.loadedAccountsDataSizeLimit }),
+      ...(config.heapSize === undefined ? {} : { heapSize: config.heapSize })
     }
   }
   const found: { -readonly [K in keyof MessageBudget]: MessageBudget[K] } = {}
   const seen = new Set<number>()
-  for (const instruction of message.instructions) {
-    if (message.staticAccounts[instruction.programAddressIndex] !== computeBudgetProgram) continue
-    const data = instruction.data === undefined ? new Uint8Array() : new Uint8Array(instruction.data)
-    const kind = data[0]
-    if (kind === undefined) continue
+  for (const instruction of parsed.instructions) {
+    if (!WireFormat.accountIs(bytes, parsed, instruction.programIndex, computeBudgetKey)) continue
+    const length = instruction.dataLength
+    if (length === 0) continue
+    const at = instruction.dataOffset
+    const kind = bytes[at]!
     if (seen.has(kind)) found.problem = `duplicate compute-budget instruction ${kind}`
     seen.add(kind)
-    if (kind === 1 && data.length === 5) found.heapSize = readU32(data)
-    else if (kind === 2 && data.length === 5) found.computeUnitLimit = readU32(data)
-    else if (kind === 3 && data.length === 9) found.priorityFee = readU64(data)
-    else if (kind === 4 && data.length === 5) found.loadedAccountsDataSizeLimit = readU32(data)
+    if (kind === 1 && length === 5) found.heapSize = readU32(bytes, at + 1)
+    else if (kind === 2 && length === 5) found.computeUnitLimit = readU32(bytes, at + 1)
+    else if (kind === 3 && length === 9) found.priorityFee = readU64(bytes, at + 1)
+    else if (kind === 4 && length === 5) found.loadedAccountsDataSizeLimit = readU32(bytes, at + 1)
     else found.problem = `unrecognised compute-budget instruction ${kind}`
   }
   return found
-}
-
-const lookupCount = (message: CompiledTransactionMessage): number => {
-  if (message.version !== 0 || message.addressTableLookups === undefined) return 0
-  let n = 0
-  for (const lookup of message.addressTableLookups) n += lookup.writableIndexes.length + lookup.readonlyIndexes.length
-  return n
 }
 
 const publicKeys = new Map<string, Promise<CryptoKey>>()
@@ -317,19 +306,29 @@ const importPublicKey = (address: string): Promise<CryptoKey> => {
   return key
 }
 
-const verifySignatureOf = (address: string, signature: Uint8Array, message: Uint8Array): Effect.Effect<boolean> =>
-  Effect.promise(async () => {
-    try {
-      const key = await importPublicKey(address)
-      return await globalThis.crypto.subtle.verify("Ed25519", key, copy(signature), copy(message))
-    } catch {
-      return false
-    }
-  })
+const verifySignatureOf = async (
+  address: string,
+  signature: Uint8Array<ArrayBuffer>,
+  message: Uint8Array<ArrayBuffer>
+): Promise<boolean> => {
+  try {
+    const key = await importPublicKey(address)
+    return await globalThis.crypto.subtle.verify("Ed25519", key, signature, message)
+  } catch {
+    return false
+  }
+}
+
+const refuse = (label: string, result: Exclude<WireFormat.Result, { _tag: "Parsed" }>) =>
+  result._tag === "Malformed"
+    ? new MalformedTransaction({ stage: label, message: `${label}: the bytes are not a transaction (${result.reason})` })
+    : new NonCanonicalTransaction({ stage: label, message: `${label}: the message is not canonical (${result.reason})` })
 
 /**
  * Decodes and fully checks the structure of a wire transaction: the text decodes, the
- * message decodes to its last byte, and re-encoding gives back the same bytes.
+ * envelope and the message parse strictly to their last byte (no trailing, missing or
+ * misaligned byte, minimal shortvecs, indexes in range, one signature slot per signer, a
+ * valid v1 config mask), so the bytes are the canonical encoding of what was read.
  *
  * @since 0.1.0
  * @category decoding
@@ -339,77 +338,68 @@ export const decode = (
   encoding: Wire.Encoding,
   label: string
 ): Effect.Effect<Decoded, MalformedTransaction | NonCanonicalTransaction> =>
-  Effect.gen(function*() {
-    const bytes = Wire.toBytes(text, encoding)
+  Effect.suspend(() => {
+    const bytes = encoding === "base64" ? fromBase64(text) : Wire.toBytes(text, encoding)
     if (bytes === undefined || bytes.length === 0) {
-      return yield* new MalformedTransaction({ stage: label, message: `${label}: not ${encoding} text` })
+      return Effect.fail(new MalformedTransaction({ stage: label, message: `${label}: not ${encoding} text` }))
     }
-    let transaction: Transaction
-    let message: CompiledTransactionMessage & CompiledTransactionMessageWithLifetime
-    let consumed: number
-    try {
-      transaction = transactionDecoder.decode(bytes)
-    } catch {
-      return yield* new MalformedTransaction({ stage: label, message: `${label}: the bytes are not a transaction` })
-    }
-    try {
-      ;[message, consumed] = messageDecoder.read(transaction.messageBytes, 0)
-    } catch {
-      return yield* new NonCanonicalTransaction({
-        stage: label,
-        message: `${label}: the message does not decode (misaligned or truncated bytes)`
-      })
-    }
-    if (consumed !== transaction.messageBytes.length) {
-      return yield* new NonCanonicalTransaction({
-        stage: label,
-        message: `${label}: ${transaction.messageBytes.length - consumed} bytes after the end of the message`
-      })
-    }
-    const signers = message.staticAccounts.slice(0, message.header.numSignerAccounts)
-    if (!equal(transactionEncoder.encode(transaction), bytes)) {
-      return yield* new NonCanonicalTransaction({
-        stage: label,
-        message: `${label}: re-encoding the transaction does not give back its bytes`
-      })
-    }
-    const keys = Object.keys(transaction.signatures)
-    if (keys.length !== signers.length || keys.some((key, i) => key !== signers[i])) {
-      return yield* new NonCanonicalTransaction({
-        stage: label,
-        message: `${label}: the signature slots do not match the message's signers`
-      })
-    }
-    const messageBytes = copy(transaction.messageBytes)
-    // the hash and the signature checks run concurrently (WebCrypto works off the main thread)
-    const [messageSha256, signatureChecks] = yield* Effect.all([
-      sha256Hex(messageBytes),
-      Effect.all(
-        Object.entries(transaction.signatures).map(([address, signature]) =>
-          signature === null ? Effect.succeed(true) : verifySignatureOf(address, signature, messageBytes)
-        ),
-        { concurrency: "unbounded" }
-      )
-    ], { concurrency: "unbounded" })
-    return {
-      label,
-      encoding,
-      bytes,
-      transaction,
-      messageBytes,
-      message,
-      version: message.version,
-      messageSha256,
-      signatureChecks,
-      signers,
-      blockhash: message.lifetimeToken,
-      budget: budgetOf(message),
-      size: {
-        bytes: bytes.length,
-        accounts: message.staticAccounts.length + lookupCount(message),
-        signatures: message.header.numSignerAccounts
+    const result = WireFormat.parse(bytes)
+    if (result._tag !== "Parsed") return Effect.fail(refuse(label, result))
+    const parsed = result.parsed
+    const messageBytes = bytes.slice(parsed.messageOffset, parsed.messageOffset + parsed.messageLength)
+    const signers: Array<string> = []
+    const signatures: Record<string, SignatureBytes | null> = {}
+    const pending: Array<Promise<boolean> | true> = []
+    let verifying = false
+    for (let i = 0; i < parsed.signatureCount; i++) {
+      const address = WireFormat.address(bytes, parsed, i)
+      signers.push(address)
+      if (WireFormat.isEmptySignature(bytes, parsed, i)) {
+        signatures[address] = null
+        pending.push(true)
+      } else {
+        const at = WireFormat.signatureOffset(parsed, i)
+        const signature = bytes.slice(at, at + 64)
+        signatures[address] = signature as SignatureBytes
+        pending.push(verifySignatureOf(address, signature, messageBytes))
+        verifying = true
       }
     }
+    const view: ReadonlyUint8Array = messageBytes
+    const transaction: Transaction = {
+      messageBytes: view as TransactionMessageBytes,
+      signatures: Object.freeze(signatures) as Transaction["signatures"]
+    }
+    // SHA-256 synchronously (a few µs; cheaper than a WebCrypto round trip), while the
+    // signature checks run in WebCrypto
+    const messageSha256 = toHex(sha256(messageBytes))
+    const checks = verifying
+      ? Effect.promise(() => Promise.all(pending))
+      : Effect.succeed(pending.map(() => true))
+    return Effect.map(checks, (signatureChecks): Decoded => {
+      let message: (CompiledTransactionMessage & CompiledTransactionMessageWithLifetime) | undefined
+      return {
+        label,
+        encoding,
+        bytes,
+        transaction,
+        messageBytes,
+        get message() {
+          return (message ??= WireFormat.toCompiledMessage(bytes, parsed))
+        },
+        version: parsed.version,
+        messageSha256,
+        signatureChecks,
+        signers,
+        blockhash: WireFormat.lifetime(bytes, parsed),
+        budget: budgetOf(bytes, parsed),
+        size: {
+          bytes: bytes.length,
+          accounts: parsed.staticAccountCount + parsed.lookupAccountCount,
+          signatures: parsed.numSigners
+        }
+      }
+    })
   })
 
 // ---------------------------------------------------------------------------
@@ -430,122 +420,140 @@ export interface Verified {
   readonly lastValidBlockHeight: Option.Option<bigint>
 }
 
+// The checks are plain functions (the first refusal, or `undefined`), so that verifying
+// costs one Effect step after the asynchronous part of `decode`.
+
 /** Present signatures verify; local signers are required; every missing one is local. */
-const checkSignatures = (
+const signaturesRefusal = (
   decoded: Decoded,
   required: ReadonlyArray<string>,
   local: ReadonlyArray<Signer.Signer.Service>
-) =>
-  Effect.gen(function*() {
-    const stage = decoded.label
-    const requiredSet = new Set(required)
-    for (const signer of local) {
-      if (!requiredSet.has(signer.publicKey)) {
-        return yield* new SignerNotRequired({
-          stage,
-          signer: signer.publicKey,
-          message: `${stage}: the local signer ${signer.publicKey} is not a required signer`
-        })
-      }
-    }
-    const localKeys = new Set(local.map((s) => s.publicKey))
-    const results = decoded.signatureChecks
-    const entries = Object.entries(decoded.transaction.signatures)
-    for (let i = 0; i < entries.length; i++) {
-      const [address, signature] = entries[i]!
-      if (!results[i]) {
-        return yield* new InvalidSignature({
-          stage,
-          signer: address,
-          message: `${stage}: the signature of ${address} does not verify`
-        })
-      }
-      if (signature === null && !localKeys.has(address)) {
-        return yield* new SignatureUnavailable({
-          stage,
-          signer: address,
-          message: `${stage}: ${address} must sign, has not, and is not a local signer`
-        })
-      }
-    }
-  })
-
-const checkSignerSet = (decoded: Decoded, required: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const stage = decoded.label
-    const inMessage = new Set(decoded.signers)
-    const requiredSet = new Set(required)
-    for (const signer of decoded.signers) {
-      if (!requiredSet.has(signer)) {
-        return yield* new UnexpectedSigner({
-          stage,
-          signer,
-          message: `${stage}: the message is signed by ${signer}, which requiredSigners does not list`
-        })
-      }
-    }
-    for (const signer of required) {
-      if (!inMessage.has(signer)) {
-        return yield* new MissingSigner({
-          stage,
-          signer,
-          message: `${stage}: requiredSigners lists ${signer}, which the message does not`
-        })
-      }
-    }
-  })
-
-const checkLifetime = (decoded: Decoded, blockhash: string) =>
-  decoded.blockhash === blockhash ? Effect.void : Effect.fail(
-    new LifetimeMismatch({
-      stage: decoded.label,
-      message: `${decoded.label}: the message's blockhash ${decoded.blockhash} is not the stated ${blockhash}`
-    })
-  )
-
-const checkBudget = (decoded: Decoded, budget: Plan.Budget) =>
-  Effect.gen(function*() {
-    const stage = decoded.label
-    const found = decoded.budget
-    if (
-      decoded.version === 1 &&
-      (found.computeUnitLimit === undefined || found.loadedAccountsDataSizeLimit === undefined)
-    ) {
-      return yield* new MissingV1Limits({
+): Refusal | undefined => {
+  const stage = decoded.label
+  for (const signer of local) {
+    if (!required.includes(signer.publicKey)) {
+      return new SignerNotRequired({
         stage,
-        message: `${stage}: a v1 message must set both a compute-unit limit and a loaded-accounts-data limit`
+        signer: signer.publicKey,
+        message: `${stage}: the local signer ${signer.publicKey} is not a required signer`
       })
     }
-    const mismatch = (what: string) =>
-      new BudgetMismatch({ stage, message: `${stage}: budget ${what}` })
-    if (found.problem !== undefined) return yield* mismatch(found.problem)
-    if (found.computeUnitLimit !== budget.computeUnitLimit) {
-      return yield* mismatch(`computeUnitLimit is ${found.computeUnitLimit ?? "unset"}, stated ${budget.computeUnitLimit}`)
+  }
+  const results = decoded.signatureChecks
+  const signatures = decoded.transaction.signatures
+  for (let i = 0; i < decoded.signers.length; i++) {
+    const address = decoded.signers[i]!
+    if (!results[i]) {
+      return new InvalidSignature({
+        stage,
+        signer: address,
+        message: `${stage}: the signature of ${address} does not verify`
+      })
     }
-    if (found.loadedAccountsDataSizeLimit !== budget.loadedAccountsDataSizeLimit) {
-      return yield* mismatch(
-        `loadedAccountsDataSizeLimit is ${found.loadedAccountsDataSizeLimit ?? "unset"}, stated ${budget.loadedAccountsDataSizeLimit}`
-      )
+    if (signatures[address as keyof typeof signatures] === null && !local.some((s) => s.publicKey === address)) {
+      return new SignatureUnavailable({
+        stage,
+        signer: address,
+        message: `${stage}: ${address} must sign, has not, and is not a local signer`
+      })
     }
-    if ((found.priorityFee ?? 0n) !== budget.priorityFee.amount) {
-      return yield* mismatch(`priority fee is ${found.priorityFee ?? 0n}, stated ${budget.priorityFee.amount}`)
+  }
+  return undefined
+}
+
+const signerSetRefusal = (decoded: Decoded, required: ReadonlyArray<string>): Refusal | undefined => {
+  const stage = decoded.label
+  for (const signer of decoded.signers) {
+    if (!required.includes(signer)) {
+      return new UnexpectedSigner({
+        stage,
+        signer,
+        message: `${stage}: the message is signed by ${signer}, which requiredSigners does not list`
+      })
     }
+  }
+  for (const signer of required) {
+    if (!decoded.signers.includes(signer)) {
+      return new MissingSigner({
+        stage,
+        signer,
+        message: `${stage}: requiredSigners lists ${signer}, which the message does not`
+      })
+    }
+  }
+  return undefined
+}
+
+const lifetimeRefusal = (decoded: Decoded, blockhash: string): Refusal | undefined =>
+  decoded.blockhash === blockhash ? undefined : new LifetimeMismatch({
+    stage: decoded.label,
+    message: `${decoded.label}: the message's blockhash ${decoded.blockhash} is not the stated ${blockhash}`
   })
 
-const checkSize = (decoded: Decoded, size: Plan.Stage["size"]) => {
+const budgetRefusal = (decoded: Decoded, budget: Plan.Budget): Refusal | undefined => {
+  const stage = decoded.label
+  const found = decoded.budget
+  if (
+    decoded.version === 1 &&
+    (found.computeUnitLimit === undefined || found.loadedAccountsDataSizeLimit === undefined)
+  ) {
+    return new MissingV1Limits({
+      stage,
+      message: `${stage}: a v1 message must set both a compute-unit limit and a loaded-accounts-data limit`
+    })
+  }
+  const mismatch = (what: string) => new BudgetMismatch({ stage, message: `${stage}: budget ${what}` })
+  if (found.problem !== undefined) return mismatch(found.problem)
+  if (found.computeUnitLimit !== budget.computeUnitLimit) {
+    return mismatch(`computeUnitLimit is ${found.computeUnitLimit ?? "unset"}, stated ${budget.computeUnitLimit}`)
+  }
+  if (found.loadedAccountsDataSizeLimit !== budget.loadedAccountsDataSizeLimit) {
+    return mismatch(
+      `loadedAccountsDataSizeLimit is ${found.loadedAccountsDataSizeLimit ?? "unset"}, stated ${budget.loadedAccountsDataSizeLimit}`
+    )
+  }
+  if ((found.priorityFee ?? 0n) !== budget.priorityFee.amount) {
+    return mismatch(`priority fee is ${found.priorityFee ?? 0n}, stated ${budget.priorityFee.amount}`)
+  }
+  return undefined
+}
+
+const sizeRefusal = (decoded: Decoded, size: Plan.Stage["size"]): Refusal | undefined => {
   const found = decoded.size
   return found.bytes === size.bytes && found.accounts === size.accounts && found.signatures === size.signatures
-    ? Effect.void
-    : Effect.fail(
-      new SizeMismatch({
-        stage: decoded.label,
-        message: `${decoded.label}: size is ${found.bytes} bytes, ${found.accounts} accounts, ${found.signatures} signatures; ` +
-          `stated ${size.bytes}, ${size.accounts}, ${size.signatures}`
-      })
-    )
+    ? undefined
+    : new SizeMismatch({
+      stage: decoded.label,
+      message: `${decoded.label}: size is ${found.bytes} bytes, ${found.accounts} accounts, ${found.signatures} signatures; ` +
+        `stated ${size.bytes}, ${size.accounts}, ${size.signatures}`
+    })
 }
 
 const formatOf = (version: Decoded["version"]) => version === 1 ? "v1" : version === 0 ? "v0" : "legacy"
+
+const stageRefusal = (
+  decoded: Decoded,
+  stage: Plan.Stage,
+  signers: ReadonlyArray<Signer.Signer.Service>
+): Refusal | undefined => {
+  if (formatOf(decoded.version) !== stage.format) {
+    return new FormatMismatch({
+      stage: stage.id,
+      message: `${stage.id}: the message is ${formatOf(decoded.version)}, the stage says ${stage.format}`
+    })
+  }
+  if (decoded.messageSha256 !== stage.messageSha256) {
+    return new MessageHashMismatch({
+      stage: stage.id,
+      message: `${stage.id}: SHA-256 of the message is ${decoded.messageSha256}, stated ${stage.messageSha256}`
+    })
+  }
+  return signerSetRefusal(decoded, stage.requiredSigners) ??
+    signaturesRefusal(decoded, stage.requiredSigners, signers) ??
+    lifetimeRefusal(decoded, stage.lifetime.blockhash) ??
+    budgetRefusal(decoded, stage.budget) ??
+    sizeRefusal(decoded, stage.size)
+}
 
 /**
  * Verifies a claim-plan stage before signing: canonical bytes; the version is the stage's
@@ -561,32 +569,20 @@ export const verifyStage = (
   stage: Plan.Stage,
   signers: ReadonlyArray<Signer.Signer.Service>
 ): Effect.Effect<Verified, Refusal> =>
-  Effect.gen(function*() {
-    const decoded = yield* decode(stage.transaction, stage.encoding, stage.id)
-    if (formatOf(decoded.version) !== stage.format) {
-      return yield* new FormatMismatch({
-        stage: stage.id,
-        message: `${stage.id}: the message is ${formatOf(decoded.version)}, the stage says ${stage.format}`
-      })
-    }
-    if (decoded.messageSha256 !== stage.messageSha256) {
-      return yield* new MessageHashMismatch({
-        stage: stage.id,
-        message: `${stage.id}: SHA-256 of the message is ${decoded.messageSha256}, stated ${stage.messageSha256}`
-      })
-    }
-    yield* checkSignerSet(decoded, stage.requiredSigners)
-    yield* checkSignatures(decoded, stage.requiredSigners, signers)
-    yield* checkLifetime(decoded, stage.lifetime.blockhash)
-    yield* checkBudget(decoded, stage.budget)
-    yield* checkSize(decoded, stage.size)
-    return {
-      _tag: "Verified" as const,
-      decoded,
-      signers,
-      lastValidBlockHeight: Option.some(stage.lifetime.lastValidBlockHeight)
-    }
-  }).pipe(Effect.withSpan("WireTransaction.verifyStage", { attributes: { stage: stage.id } }))
+  decode(stage.transaction, stage.encoding, stage.id).pipe(
+    Effect.flatMap((decoded): Effect.Effect<Verified, Refusal> => {
+      const refusal = stageRefusal(decoded, stage, signers)
+      return refusal === undefined
+        ? Effect.succeed({
+          _tag: "Verified",
+          decoded,
+          signers,
+          lastValidBlockHeight: Option.some(stage.lifetime.lastValidBlockHeight)
+        })
+        : Effect.fail(refusal)
+    }),
+    Effect.withSpan("WireTransaction.verifyStage", { attributes: { stage: stage.id }, captureStackTrace: false })
+  )
 
 /** The first local signer must be a signer of the message; the others sign when listed. */
 const verifySimple = (
@@ -595,9 +591,10 @@ const verifySimple = (
   lastValidBlockHeight: Option.Option<bigint>
 ): Effect.Effect<Verified, Refusal> => {
   const chosen = signers.filter((signer, i) => i === 0 || decoded.signers.includes(signer.publicKey))
-  return checkSignatures(decoded, decoded.signers, chosen).pipe(
-    Effect.as({ _tag: "Verified" as const, decoded, signers: chosen, lastValidBlockHeight })
-  )
+  const refusal = signaturesRefusal(decoded, decoded.signers, chosen)
+  return refusal === undefined
+    ? Effect.succeed({ _tag: "Verified", decoded, signers: chosen, lastValidBlockHeight })
+    : Effect.fail(refusal)
 }
 
 /**
@@ -671,7 +668,8 @@ export const verifyEntry = (
 ): Effect.Effect<Verified, Refusal> =>
   Effect.gen(function*() {
     const decoded = yield* decode(entry.transaction, "base58", label)
-    yield* checkLifetime(decoded, entry.blockhash.blockhash)
+    const refusal = lifetimeRefusal(decoded, entry.blockhash.blockhash)
+    if (refusal !== undefined) return yield* Effect.fail(refusal)
     return yield* verifySimple(decoded, signers, Option.some(BigInt(entry.blockhash.lastValidBlockHeight)))
   })
 
@@ -703,37 +701,50 @@ export interface Signed {
  * @since 0.1.0
  * @category signing
  */
-export const sign = (verified: Verified): Effect.Effect<Signed, Signer.SignerError> =>
-  Effect.gen(function*() {
-    const { decoded } = verified
-    const signatures: Record<string, SignatureBytes | null> = { ...decoded.transaction.signatures }
-    const message = decoded.messageBytes
-    for (const signer of verified.signers) {
-      if (signatures[signer.publicKey] !== null) continue
-      const signature = yield* signer.signMessage(message)
-      if (signature.length !== 64) {
-        return yield* new Signer.SignerError({
+export const sign = (verified: Verified): Effect.Effect<Signed, Signer.SignerError> => {
+  const { decoded } = verified
+  const message = decoded.messageBytes
+  const existing = decoded.transaction.signatures
+  const needed = verified.signers.filter((signer, i) =>
+    existing[signer.publicKey as keyof typeof existing] === null &&
+    verified.signers.findIndex((other) => other.publicKey === signer.publicKey) === i
+  )
+  return Effect.forEach(needed, (signer) =>
+    Effect.flatMap(signer.signMessage(message), (signature) =>
+      signature.length === 64 ? Effect.succeed(signature) : Effect.fail(
+        new Signer.SignerError({
           publicKey: signer.publicKey,
           message: `the signer returned ${signature.length} bytes, not a 64-byte signature`
         })
-      }
-      signatures[signer.publicKey] = signature as SignatureBytes
-    }
-    const transaction: Transaction = {
-      messageBytes: decoded.transaction.messageBytes,
-      signatures: signatures as Transaction["signatures"]
-    }
-    const bytes = new Uint8Array(transactionEncoder.encode(transaction))
-    const payer = signatures[decoded.signers[0] ?? ""]
-    return {
-      label: decoded.label,
-      text: Wire.fromBytes(bytes, decoded.encoding),
-      bytes,
-      transaction,
-      signature: payer === null || payer === undefined ? "" : PublicKey.base58.encode(payer),
-      lastValidBlockHeight: verified.lastValidBlockHeight
-    }
-  }).pipe(Effect.withSpan("WireTransaction.sign", { attributes: { stage: verified.decoded.label } }))
+      ))).pipe(
+      Effect.map((produced): Signed => {
+        const signatures: Record<string, SignatureBytes | null> = { ...existing }
+        for (let i = 0; i < needed.length; i++) signatures[needed[i]!.publicKey] = produced[i]! as SignatureBytes
+        // the wire bytes are canonical (checked by `decode`), so signing only fills signature slots
+        const bytes = new Uint8Array(decoded.bytes)
+        const slots = decoded.version === 1
+          ? message.length
+          : bytes.length - message.length - 64 * decoded.signers.length
+        for (let i = 0; i < decoded.signers.length; i++) {
+          const signature = signatures[decoded.signers[i]!]
+          if (signature !== null && signature !== undefined) bytes.set(signature, slots + 64 * i)
+        }
+        const payer = signatures[decoded.signers[0] ?? ""]
+        return {
+          label: decoded.label,
+          text: Wire.fromBytes(bytes, decoded.encoding),
+          bytes,
+          transaction: {
+            messageBytes: decoded.transaction.messageBytes,
+            signatures: Object.freeze(signatures) as Transaction["signatures"]
+          },
+          signature: payer === null || payer === undefined ? "" : toBase58(payer),
+          lastValidBlockHeight: verified.lastValidBlockHeight
+        }
+      }),
+      Effect.withSpan("WireTransaction.sign", { attributes: { stage: decoded.label }, captureStackTrace: false })
+    )
+}
 
 /**
  * `true` when every signer of the message has a signature.
