@@ -1,0 +1,437 @@
+import type { HttpClient, HttpClientResponse, HttpMethod } from "@effect/platform"
+import { HttpClientRequest } from "@effect/platform"
+import { Api, Envelope, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
+import type { Schema } from "effect"
+import { Clock, Duration, Effect, Either, Equal, Option, Random, Redacted, SubscriptionRef } from "effect"
+import type * as RateBudget from "../RateBudget.js"
+import * as RetryPolicy from "../RetryPolicy.js"
+import type { Watchdog } from "./watchdog.js"
+
+/** Everything an operation needs from its client, resolved once by `make`. */
+export interface Settings {
+  readonly http: HttpClient.HttpClient
+  /** `{base_url}` without a trailing slash. */
+  readonly baseUrl: string
+  /** `{root_url}`: `{base_url}` without its trailing `Api.basePath`. */
+  readonly rootUrl: string
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly timeoutMillis: number
+  /** Enforces `timeoutMillis` on every attempt. */
+  readonly watchdog: Watchdog
+  readonly retry: RetryPolicy.Policy
+  readonly maxRateLimitWaitMillis: number
+  readonly budget: Option.Option<{
+    readonly store: RateBudget.Store
+    readonly key: string
+    readonly limit: number
+    readonly windowMillis: number
+  }>
+  readonly rateLimit: SubscriptionRef.SubscriptionRef<Option.Option<RateLimit.RateLimitInfo>>
+}
+
+type Encode = (input: unknown) => Either.Either<unknown, FeeShareError.InvalidRequest>
+
+/** One endpoint of the `HttpApi`, read once and ready to run. */
+export interface Operation {
+  readonly group: string
+  readonly endpoint: string
+  /** `group.endpoint`, as in errors and spans. */
+  readonly operation: string
+  readonly method: HttpMethod.HttpMethod
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  /** `false` for operations that must never be repeated automatically. */
+  readonly retried: boolean
+  readonly urlParams: Encode | undefined
+  readonly payload: Encode | undefined
+  readonly success: Schema.Schema.AnyNoContext
+}
+
+/** What the executor reads from an endpoint of the `HttpApi`. */
+interface EndpointView {
+  readonly name: string
+  readonly path: string
+  readonly method: HttpMethod.HttpMethod
+  readonly urlParamsSchema: Option.Option<Schema.Schema.AnyNoContext>
+  readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
+  readonly successSchema: Schema.Schema.AnyNoContext
+}
+
+/**
+ * The operations that are never sent twice: the agent-auth callback consumes its nonce and
+ * creates a key.
+ */
+export const notRetried: ReadonlySet<string> = new Set([Api.operationName("agentAuth", "callback")])
+
+const advice = `${Api.operationName("agentAuth", "callback")} is never retried: its nonce may already be used; ` +
+  `start again from ${Api.operationName("agentAuth", "init")} (agentAuth.login does both)`
+
+const trimSlashes = (url: string): string => url.replace(/\/+$/, "")
+
+/** `{base_url}` and `{root_url}` from the configured base URL. */
+export const urls = (baseUrl: string): { readonly baseUrl: string; readonly rootUrl: string } => {
+  const base = trimSlashes(baseUrl)
+  return { baseUrl: base, rootUrl: base.endsWith(Api.basePath) ? base.slice(0, -Api.basePath.length) : base }
+}
+
+const encoder = (
+  schema: Option.Option<Schema.Schema.AnyNoContext>,
+  operation: string
+): Encode | undefined => {
+  if (Option.isNone(schema)) return undefined
+  const encode = Validation.encodeRequest(schema.value, operation)
+  return (input) => encode(input)
+}
+
+/** Reads every endpoint of `Api.Api` into an `Operation`. */
+export const operations = (settings: Settings): ReadonlyArray<Operation> => {
+  const out: Array<Operation> = []
+  for (const group of Object.values(Api.Api.groups)) {
+    const underBase = Api.isUnderBaseUrl(group.identifier)
+    // ping reads the caller's own rate limit, so it carries the key like the guarded groups
+    const sendsKey = Array.from(group.middlewares).some((tag) => tag.key === Api.ApiKey.key) || !underBase
+    const headers: Record<string, string> = Option.isSome(settings.apiKey) && sendsKey
+      ? { [Api.apiKeyHeader]: Redacted.value(settings.apiKey.value) }
+      : {}
+    const endpoints: ReadonlyArray<EndpointView> = Object.values(group.endpoints)
+    for (const endpoint of endpoints) {
+      const operation = Api.operationName(group.identifier, endpoint.name)
+      const path = underBase && endpoint.path.startsWith(Api.basePath)
+        ? `${settings.baseUrl}${endpoint.path.slice(Api.basePath.length)}`
+        : `${settings.rootUrl}${endpoint.path}`
+      out.push({
+        group: group.identifier,
+        endpoint: endpoint.name,
+        operation,
+        method: endpoint.method,
+        url: path,
+        headers,
+        retried: !notRetried.has(operation),
+        urlParams: encoder(endpoint.urlParamsSchema, operation),
+        payload: encoder(endpoint.payloadSchema, operation),
+        success: endpoint.successSchema
+      })
+    }
+  }
+  return out
+}
+
+const scrubbed = "[redacted]"
+
+const describeCause = (cause: unknown): string => {
+  const parts: Array<string> = []
+  let current: unknown = cause
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    if ("message" in current && typeof current.message === "string" && current.message !== "") {
+      parts.push(current.message)
+    }
+    current = "cause" in current ? current.cause : undefined
+  }
+  return parts.join(": ")
+}
+
+const isJsonMediaType = (contentType: string): boolean => {
+  const mediaType = (contentType.split(";")[0] ?? "").trim().toLowerCase()
+  return mediaType === "application/json" || mediaType.endsWith("+json")
+}
+
+const withRateLimit = (info: RateLimit.RateLimitInfo | undefined) => info === undefined ? {} : { rateLimit: info }
+
+/** Builds the function that runs one operation with validation, limits and retries. */
+export const make = (settings: Settings) => {
+  const secret = Option.map(settings.apiKey, Redacted.value).pipe(Option.filter((key) => key.length > 0))
+  const scrub = (text: string): string =>
+    Option.isSome(secret) && text.includes(secret.value) ? text.replaceAll(secret.value, scrubbed) : text
+
+  /** A rule message may quote the offending value: never let it quote the key. */
+  const scrubInvalid = (error: FeeShareError.InvalidRequest): FeeShareError.InvalidRequest =>
+    Option.isSome(secret) && (error.rule.includes(secret.value) || error.message.includes(secret.value))
+      ? new FeeShareError.InvalidRequest({
+        operation: error.operation,
+        field: error.field,
+        rule: scrub(error.rule),
+        message: scrub(error.message)
+      })
+      : error
+
+  const decodeBody = (
+    op: Operation,
+    response: HttpClientResponse.HttpClientResponse,
+    text: string,
+    context: Envelope.ResponseContext
+  ): Either.Either<unknown, FeeShareError.ApiFailure> => {
+    const contentType = response.headers["content-type"]
+    if (contentType !== undefined && !isJsonMediaType(contentType)) {
+      return Either.left(
+        new FeeShareError.UnexpectedResponse({
+          status: response.status,
+          message: `expected a JSON response, got content type ${contentType} (status ${response.status})`,
+          operation: op.operation,
+          body: scrub(text).slice(0, Envelope.bodyPreviewLength),
+          ...withRateLimit(context.rateLimit)
+        })
+      )
+    }
+    const decoded = Envelope.decode(op.success, text, context)
+    // a server that echoes the key back must not put it into an error
+    return Either.isLeft(decoded) && Option.isSome(secret) && text.includes(secret.value)
+      ? Envelope.decode(op.success, scrub(text), context)
+      : decoded
+  }
+
+  /** Publishes a new rate-limit snapshot; an identical one changes nothing. */
+  const publish = (snapshot: Option.Option<RateLimit.RateLimitInfo>) =>
+    Effect.flatMap(
+      SubscriptionRef.get(settings.rateLimit),
+      (current) => Equal.equals(current, snapshot) ? Effect.void : SubscriptionRef.set(settings.rateLimit, snapshot)
+    )
+
+  const receive = (
+    op: Operation,
+    response: HttpClientResponse.HttpClientResponse,
+    text: string
+  ): Effect.Effect<unknown, FeeShareError.ApiFailure> => {
+    const info = RateLimit.fromHeaders(response.headers)
+    const result = decodeBody(op, response, text, {
+      status: response.status,
+      operation: op.operation,
+      rateLimit: Option.getOrUndefined(info)
+    })
+    const snapshot = Option.isSome(info)
+      ? info
+      : Either.isLeft(result) && result.left._tag === "RateLimited" && result.left.resetAt > 0
+      ? Option.some(
+        new RateLimit.RateLimitInfo({
+          limit: result.left.limit,
+          remaining: result.left.remaining,
+          resetAt: result.left.resetAt
+        }, { disableValidation: true })
+      )
+      : Option.none()
+    const annotations: Record<string, unknown> = { "http.response.status_code": response.status }
+    if (Option.isSome(snapshot)) annotations["feeshare.rate_limit.remaining"] = snapshot.value.remaining
+    return Effect.annotateCurrentSpan(annotations).pipe(
+      Effect.zipRight(Option.isSome(snapshot) ? publish(snapshot) : Effect.void),
+      Effect.zipRight(result)
+    )
+  }
+
+  const attempt = (
+    op: Operation,
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
+    settings.watchdog.run(
+      Effect.flatMap(settings.http.execute(request), (response) => Effect.map(response.text, (text) => ({ response, text }))),
+      () =>
+        new FeeShareError.Timeout({
+          status: 0,
+          message: `no response within ${settings.timeoutMillis} ms`,
+          operation: op.operation
+        })
+    ).pipe(
+      Effect.catchTags({
+        RequestError: (error) =>
+          Effect.fail(
+            new FeeShareError.TransportError({
+              status: 0,
+              message: scrub(`request failed (${error.reason}): ${describeCause(error.cause) || error.message}`),
+              operation: op.operation
+            })
+          ),
+        ResponseError: (error) =>
+          Effect.fail(
+            new FeeShareError.TransportError({
+              status: error.response.status,
+              message: scrub(`reading the response failed: ${describeCause(error.cause) || error.message}`),
+              operation: op.operation
+            })
+          )
+      }),
+      Effect.flatMap(({ response, text }) => receive(op, response, text))
+    )
+
+  const spent = (
+    op: Operation,
+    info: { readonly limit: number; readonly remaining: number; readonly resetAt: number },
+    what: string,
+    waitMillis: number
+  ) =>
+    new FeeShareError.RateLimited({
+      status: 0,
+      message: `${what}; waiting ${Math.ceil(waitMillis / 1000)} s would exceed maxRateLimitWait ` +
+        `(${Math.round(settings.maxRateLimitWaitMillis / 1000)} s); nothing was sent`,
+      operation: op.operation,
+      limit: info.limit,
+      remaining: info.remaining,
+      resetAt: info.resetAt
+    })
+
+  const advise = (error: FeeShareError.ApiFailure): FeeShareError.ApiFailure => {
+    if (!RetryPolicy.isTransient(error) && error._tag !== "RateLimited") return error
+    const fields = {
+      status: error.status,
+      message: `${error.message}. ${advice}`,
+      operation: error.operation,
+      ...withRateLimit(error.rateLimit)
+    }
+    switch (error._tag) {
+      case "TransportError":
+        return new FeeShareError.TransportError(fields)
+      case "Timeout":
+        return new FeeShareError.Timeout(fields)
+      case "ServerError":
+        return new FeeShareError.ServerError(fields)
+      case "UnexpectedResponse":
+        return new FeeShareError.UnexpectedResponse({ ...fields, body: error.body })
+      case "RateLimited":
+        return new FeeShareError.RateLimited({
+          ...fields,
+          limit: error.limit,
+          remaining: error.remaining,
+          resetAt: error.resetAt
+        })
+      default:
+        return error
+    }
+  }
+
+  /**
+   * The slow path: waits for a spent window and the budget before each attempt, retries
+   * transient failures with backoff and 429s after their reset. `first` is the failure of
+   * an attempt already made by the fast path.
+   */
+  const loop = (
+    op: Operation,
+    request: HttpClientRequest.HttpClientRequest,
+    first: FeeShareError.ApiFailure | undefined
+  ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
+    Effect.gen(function*() {
+      let attempts = first === undefined ? 0 : 1
+      let failure = first
+      let waitedMillis = 0
+      let waitedWindow = 0
+      while (true) {
+        if (failure === undefined) {
+          // the last answer said the window is spent: wait for its reset instead of a sure 429
+          const known = yield* SubscriptionRef.get(settings.rateLimit)
+          if (Option.isSome(known) && known.value.remaining === 0) {
+            const wait = known.value.resetAtMillis - (yield* Clock.currentTimeMillis)
+            if (wait > 0) {
+              if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
+                return yield* spent(op, known.value, `rate limit spent until ${known.value.resetAt}`, wait)
+              }
+              yield* Effect.logDebug("waiting for the rate-limit reset").pipe(
+                Effect.annotateLogs({ operation: op.operation, waitMillis: wait })
+              )
+              yield* Effect.sleep(Duration.millis(wait))
+              waitedMillis += wait
+            }
+          }
+          if (Option.isSome(settings.budget)) {
+            const budget = settings.budget.value
+            while (true) {
+              const now = yield* Clock.currentTimeMillis
+              const wait = yield* budget.store.take(budget.key, budget.limit, budget.windowMillis, now)
+              if (wait <= 0) break
+              if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
+                return yield* spent(
+                  op,
+                  { limit: budget.limit, remaining: 0, resetAt: Math.ceil((now + wait) / 1000) },
+                  "client-side budget spent",
+                  wait
+                )
+              }
+              yield* Effect.sleep(Duration.millis(wait))
+              waitedMillis += wait
+            }
+          }
+          attempts++
+          const result = yield* Effect.either(attempt(op, request))
+          if (attempts > 1) yield* Effect.annotateCurrentSpan("feeshare.attempts", attempts)
+          if (Either.isRight(result)) return result.right
+          failure = result.left
+        }
+        const error = failure
+        failure = undefined
+        if (!op.retried) return yield* Effect.fail(advise(error))
+        if (error._tag === "RateLimited" && error.status === 429 && error.resetAt > 0) {
+          // wait for the reset at most once per window, within the caller's wait budget
+          const wait = Math.max(0, error.resetAt * 1000 - (yield* Clock.currentTimeMillis))
+          if (error.resetAt > waitedWindow && waitedMillis + wait <= settings.maxRateLimitWaitMillis) {
+            yield* Effect.logDebug("rate limited: waiting for the reset").pipe(
+              Effect.annotateLogs({ operation: op.operation, waitMillis: wait, resetAt: error.resetAt })
+            )
+            waitedWindow = error.resetAt
+            yield* Effect.sleep(Duration.millis(wait))
+            waitedMillis += wait
+            continue
+          }
+          return yield* Effect.fail(error)
+        }
+        // a 429 that does not say when the window resets is retried with backoff
+        const unknownReset = error._tag === "RateLimited" && error.status === 429
+        if (attempts < settings.retry.maxAttempts && (RetryPolicy.isTransient(error) || unknownReset)) {
+          const delay = RetryPolicy.delayMillis(settings.retry, attempts, yield* Random.next)
+          yield* Effect.logDebug("retrying").pipe(
+            Effect.annotateLogs({
+              operation: op.operation,
+              attempt: attempts,
+              failure: error._tag,
+              status: error.status,
+              delayMillis: delay
+            })
+          )
+          yield* Effect.sleep(Duration.millis(delay))
+          continue
+        }
+        return yield* Effect.fail(error)
+      }
+    })
+
+  /**
+   * Sends `request`, honouring the rate-limit state, the budget and the retry policy. The
+   * common case (no budget, window not spent) makes its first attempt without the loop.
+   */
+  const send = (
+    op: Operation,
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
+    Effect.flatMap(SubscriptionRef.get(settings.rateLimit), (known) =>
+      Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
+        ? Effect.catchAll(attempt(op, request), (error) => loop(op, request, error))
+        : loop(op, request, undefined))
+
+  /** The function a client method calls: validate, build the request, send it. */
+  return (op: Operation) => {
+    const span = {
+      kind: "client" as const,
+      attributes: { "feeshare.operation": op.operation, "http.request.method": op.method }
+    }
+    const base = HttpClientRequest.make(op.method)(op.url, { headers: op.headers, acceptJson: true })
+    return (input?: unknown): Effect.Effect<unknown, FeeShareError.FeeShareError> => {
+      let request = base
+      if (op.urlParams !== undefined) {
+        const encoded = op.urlParams(input ?? {})
+        if (Either.isLeft(encoded)) return Effect.fail(scrubInvalid(encoded.left))
+        request = HttpClientRequest.setUrlParams(request, toUrlParams(encoded.right))
+      }
+      if (op.payload !== undefined) {
+        const encoded = op.payload(input)
+        if (Either.isLeft(encoded)) return Effect.fail(scrubInvalid(encoded.left))
+        request = HttpClientRequest.bodyUnsafeJson(request, encoded.right)
+      }
+      return Effect.withSpan(send(op, request), op.operation, span)
+    }
+  }
+}
+
+const toUrlParams = (encoded: unknown): Record<string, string> => {
+  const out: Record<string, string> = {}
+  if (typeof encoded === "object" && encoded !== null) {
+    for (const [key, value] of Object.entries(encoded)) {
+      if (typeof value === "string") out[key] = value
+      else if (typeof value === "number" || typeof value === "boolean") out[key] = String(value)
+    }
+  }
+  return out
+}
