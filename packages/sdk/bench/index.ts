@@ -1,0 +1,138 @@
+/**
+ * The Promise facade against the Effect client it wraps, in the same run:
+ * 1. call overhead: `analytics.lifetimeFees` through `FeeShare` vs through `FeeShareClient`
+ *    on a `ManagedRuntime`, (a) with an in-memory `fetch` (the overhead alone) and (b) against
+ *    a local HTTP server (what a caller sees); median of interleaved rounds;
+ * 2. import cost: a fresh `node` importing `feeshare` vs `node -e 0` (and vs importing
+ *    `effect` alone), both through tsx since the sources are TypeScript.
+ *
+ * Run: `npm run bench -w feeshare`
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { FeeShareClient } from "@feeshare/client/FeeShareClient"
+import * as Client from "@feeshare/client/FeeShareClient"
+import { Api, PublicKey } from "@feeshare/domain"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { execFileSync } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { FeeShare } from "../src/index.js"
+
+const calls = Number(process.env.BENCH_CALLS ?? 1000)
+const rounds = 15
+const spawns = Number(process.env.BENCH_SPAWNS ?? 8)
+
+const tokenMint = PublicKey.fromBytes(new Uint8Array(32).fill(2))
+const body = JSON.stringify({ success: true, response: "1152921504606846983" })
+const headers = {
+  "content-type": "application/json",
+  "x-ratelimit-limit": "5000",
+  "x-ratelimit-remaining": "4999",
+  "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600)
+}
+
+const median = (samples: ReadonlyArray<number>): number => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] ?? 0 : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+/** Median over `rounds` of the mean time per call of `calls` sequential calls, rounds of a and b interleaved. */
+const compare = async (a: () => Promise<unknown>, b: () => Promise<unknown>) => {
+  const timeOf = async (call: () => Promise<unknown>) => {
+    const start = performance.now()
+    for (let i = 0; i < calls; i++) await call()
+    return ((performance.now() - start) * 1000) / calls
+  }
+  for (let i = 0; i < 200; i++) {
+    await a()
+    await b()
+  }
+  const as: Array<number> = []
+  const bs: Array<number> = []
+  // alternate which goes first, so that neither always runs on a warmer (or busier) machine
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      as.push(await timeOf(a))
+      bs.push(await timeOf(b))
+    } else {
+      bs.push(await timeOf(b))
+      as.push(await timeOf(a))
+    }
+  }
+  return { a: median(as), b: median(bs) }
+}
+
+const pair = (baseUrl: string, fetch?: typeof globalThis.fetch) => {
+  const http = fetch === undefined
+    ? FetchHttpClient.layer
+    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+  const runtime = ManagedRuntime.make(
+    Client.layer({ baseUrl, apiKey: Redacted.make("bench-key") }).pipe(Layer.provide(http))
+  )
+  const facade = new FeeShare({ baseUrl, apiKey: "bench-key", fetch })
+  const effect = Effect.flatMap(FeeShareClient, (client) => client.analytics.lifetimeFees({ tokenMint }))
+  return {
+    effect: () => runtime.runPromise(effect),
+    facade: () => facade.analytics.lifetimeFees({ tokenMint }),
+    close: async () => {
+      await facade.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** Median wall time of `spawns` runs of `node <args>`, in milliseconds. */
+const spawnTime = (args: ReadonlyArray<string>) => {
+  const samples: Array<number> = []
+  for (let i = 0; i < spawns; i++) {
+    const start = performance.now()
+    execFileSync(process.execPath, [...args], { stdio: "ignore", cwd: new URL("..", import.meta.url) })
+    samples.push(performance.now() - start)
+  }
+  return median(samples)
+}
+
+const row = (name: string, value: number, baseline: number, unit: string) =>
+  `${name.padEnd(54)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${baseline.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${(value / baseline).toFixed(2).padStart(6)}x`
+
+const main = async () => {
+  const table: Array<string> = []
+
+  // 1a. in-memory fetch: the facade's own cost per call
+  const memory = pair("http://bench.invalid/api/v1", () => Promise.resolve(new Response(body, { headers })))
+  const inMemory = await compare(memory.facade, memory.effect)
+  await memory.close()
+  table.push(row("call, in-memory fetch: FeeShare / FeeShareClient", inMemory.a, inMemory.b, "µs"))
+
+  // 1b. a local HTTP server
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { ...headers, "content-length": Buffer.byteLength(body) })
+    response.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  const local = pair(`http://127.0.0.1:${port}${Api.basePath}`)
+  const overHttp = await compare(local.facade, local.effect)
+  await local.close()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  table.push(row("call, local HTTP server: FeeShare / FeeShareClient", overHttp.a, overHttp.b, "µs"))
+
+  // 2. import cost in a fresh process
+  const bare = spawnTime(["-e", "0"])
+  const tsxBare = spawnTime(["--import", "tsx", "-e", "0"])
+  const effectOnly = spawnTime(["--import", "tsx", "-e", "await import('effect')"])
+  const facade = spawnTime(["--import", "tsx", "-e", "await import('feeshare')"])
+  table.push(row("import feeshare (tsx) / node -e 0", facade, bare, "ms"))
+  table.push(row("import feeshare (tsx) / tsx -e 0", facade, tsxBare, "ms"))
+  table.push(row("import feeshare (tsx) / import effect (tsx)", facade, effectOnly, "ms"))
+
+  console.log(`feeshare (sdk) benchmarks: ${calls} sequential calls x ${rounds} rounds (median); ${spawns} spawns per import figure`)
+  console.log(`${"measure".padEnd(54)} ${"value".padStart(17)} ${"baseline".padStart(17)} ${"ratio".padStart(7)}`)
+  for (const line of table) console.log(line)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

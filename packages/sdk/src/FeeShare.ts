@@ -1,0 +1,370 @@
+/**
+ * The Promise facade: every operation of the Effect client (`@feeshare/client`), the
+ * wallet login, plan execution and sign-and-send (`@feeshare/solana`) as `async` methods,
+ * run on one `ManagedRuntime` per instance. It adds no behaviour of its own: the values are
+ * the ones the Effect client returns, and a failure rejects with the class of the same tag
+ * from `Errors` (never a `FiberFailure`).
+ *
+ * @since 0.1.0
+ */
+import { FetchHttpClient } from "@effect/platform"
+import type * as AgentAuth from "@feeshare/domain/AgentAuth"
+import type * as Claims from "@feeshare/domain/Claims"
+import type * as FeeShareDomain from "@feeshare/domain/FeeShare"
+import * as Domain from "@feeshare/domain/FeeShareError"
+import type * as Plan from "@feeshare/domain/Plan"
+import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
+import type * as Trade from "@feeshare/domain/Trade"
+import { FeeShareClient } from "@feeshare/client/FeeShareClient"
+import * as Client from "@feeshare/client/FeeShareClient"
+import type * as Chain from "@feeshare/solana/Chain"
+import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as Flows from "@feeshare/solana/Flows"
+import type * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
+import * as Signers from "@feeshare/solana/Signers"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
+import * as Errors from "./Errors.js"
+import * as SignerInput from "./SignerInput.js"
+
+/**
+ * Options of a `FeeShare`: those of the Effect client (`baseUrl`, `timeout`, `retry`,
+ * `maxRateLimitWait`, `budget`, with the same defaults), plus where and with what to sign.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "apiKey"> {
+  /** Sent as `x-api-key`; absent: only agent auth (`login`) and `ping` work. */
+  readonly apiKey?: string | Redacted.Redacted<string> | undefined
+  /** Solana JSON-RPC endpoint, needed by `executePlan` and `signAndSend`. */
+  readonly rpcUrl?: string | undefined
+  /**
+   * The wallet that signs (or several: the first is the wallet the requests are made for,
+   * the others sign only transactions that require them).
+   */
+  readonly signer?: SignerInput.SignerInput | ReadonlyArray<SignerInput.SignerInput> | undefined
+  /** Default commitment of `executePlan` and `signAndSend` (default `confirmed`). */
+  readonly commitment?: Chain.Commitment | undefined
+  /** Time between two signature-status polls of the RPC endpoint (default 400 ms). */
+  readonly rpcPollInterval?: ChainRpc.Options["pollInterval"]
+  /** A custom `fetch` (proxies, tests, edge runtimes); default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch | undefined
+}
+
+/**
+ * Every method takes these as its last argument.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallOptions {
+  /** Aborting interrupts the call and cancels its HTTP request; it rejects with `Aborted`. */
+  readonly signal?: AbortSignal | undefined
+}
+
+/**
+ * An operation of the Effect client as an `async` method with `CallOptions` appended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Promised<F> = F extends (...input: infer I) => Effect.Effect<infer A, infer _E, infer _R>
+  ? (...args: [...input: I, options?: CallOptions]) => Promise<A>
+  : never
+
+/**
+ * The operations of one group of the contract, as `async` methods.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Group<G extends string> = {
+  readonly [K in keyof Client.GroupClient<G>]: Promised<Client.GroupClient<G>[K]>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface LoginOptions extends CallOptions {
+  /** The MFA code, or a function asked for it only when the wallet has MFA enabled. */
+  readonly mfaCode?: string | (() => Promise<string>) | undefined
+}
+
+/**
+ * Options of `executePlan`: those of the plan executor, plus the request the plan came
+ * from (needed when the plan must be rebuilt: `setup_required`, or an expired blockhash).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExecutePlanOptions
+  extends
+    CallOptions,
+    Pick<
+      PlanExecutor.Options<never, never>,
+      "commitment" | "maxRebuilds" | "warmupInterval" | "warmupDeadline" | "rebroadcastInterval"
+    >
+{
+  /** The request of `claims.createPlan` that built the plan; it is sent again to rebuild. */
+  readonly request?: Claims.ClaimPlanRequest | undefined
+  /** Called with every progress event (verified, signed, submitted, landed, rebuilt, ...). */
+  readonly onEvent?: ((event: PlanExecutor.Event) => void) | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SendOptions extends CallOptions, Flows.Options {}
+
+/**
+ * Verify, sign with the configured signer(s), send, and wait until landed, for the service's
+ * single transactions. Every transaction is verified before any is signed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignAndSend {
+  /** The launch transaction (already signed by the token `mint`). */
+  readonly launch: (
+    transaction: string,
+    options: SendOptions & { readonly mint: string }
+  ) => Promise<Chain.Landed>
+  /** A swap transaction, as `trade.swap` returned it. */
+  readonly swap: (result: Trade.SwapResult, options?: SendOptions) => Promise<Chain.Landed>
+  /** The fee-share update entries, in order, each after the previous landed. */
+  readonly feeShareUpdate: (
+    entries: FeeShareDomain.TransactionEntries,
+    options?: SendOptions
+  ) => Promise<ReadonlyArray<Chain.Landed>>
+  /** The partner-claim entries: all but the last together, then the last. */
+  readonly partnerClaim: (
+    entries: FeeShareDomain.TransactionEntries,
+    options?: SendOptions
+  ) => Promise<ReadonlyArray<Chain.Landed>>
+}
+
+const isList = (
+  signer: SignerInput.SignerInput | ReadonlyArray<SignerInput.SignerInput>
+): signer is ReadonlyArray<SignerInput.SignerInput> => Array.isArray(signer)
+
+const invalid = (operation: string, field: string, rule: string) =>
+  new Domain.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
+
+/**
+ * The client for Promise users. Create one per configuration and `close()` it (or declare
+ * it with `await using`) when done.
+ *
+ * @example
+ * ```ts
+ * import { FeeShare } from "feeshare"
+ *
+ * await using feeshare = new FeeShare({ baseUrl: "http://127.0.0.1:8787/api/v1", apiKey: process.env.FEESHARE_API_KEY })
+ * const pools = await feeshare.analytics.pools({ onlyMigrated: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category facade
+ */
+export class FeeShare implements AsyncDisposable {
+  readonly #runtime: ManagedRuntime.ManagedRuntime<FeeShareClient, Domain.InvalidRequest>
+  readonly #closing = new AbortController()
+  readonly #signers: Redacted.Redacted<ReadonlyArray<SignerInput.SignerInput>>
+  readonly #rpcUrl: string | undefined
+  readonly #rpcOptions: ChainRpc.Options
+  readonly #commitment: Chain.Commitment | undefined
+
+  constructor(options: FeeShareOptions) {
+    const { apiKey, commitment, fetch, rpcPollInterval, rpcUrl, signer, ...clientOptions } = options
+    const http = fetch === undefined
+      ? FetchHttpClient.layer
+      : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+    this.#runtime = ManagedRuntime.make(
+      Client.layer({
+        ...clientOptions,
+        apiKey: typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey
+      }).pipe(Layer.provide(http))
+    )
+    this.#signers = Redacted.make(signer === undefined ? [] : isList(signer) ? [...signer] : [signer])
+    this.#rpcUrl = rpcUrl
+    this.#rpcOptions = { pollInterval: rpcPollInterval }
+    this.#commitment = commitment
+  }
+
+  /** Runs `effect` on the runtime; rejects with the facade class of its failure. */
+  #run<A, E>(effect: Effect.Effect<A, E, FeeShareClient>, options: CallOptions | undefined): Promise<A> {
+    if (this.#closing.signal.aborted) {
+      return Promise.reject(new Errors.Closed({ status: 0, message: "the client is closed" }))
+    }
+    const signal = options?.signal === undefined
+      ? this.#closing.signal
+      : AbortSignal.any([options.signal, this.#closing.signal])
+    return this.#runtime.runPromiseExit(effect, { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw Errors.fromCause(exit.cause, signal)
+    })
+  }
+
+  #call<A, E>(f: (client: Client.FeeShareClient.Service) => Effect.Effect<A, E>, options: CallOptions | undefined) {
+    return this.#run(Effect.flatMap(FeeShareClient, f), options)
+  }
+
+  /** The RPC endpoint and the configured signers, or `InvalidRequest` naming what is missing. */
+  #onChain(operation: string): Layer.Layer<Chain.Chain | Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
+    const [primary, ...others] = Redacted.value(this.#signers)
+    if (this.#rpcUrl === undefined) return Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
+    if (primary === undefined) return Layer.fail(invalid(operation, "signer", "is required to sign transactions"))
+    return Layer.merge(
+      ChainRpc.layer(this.#rpcUrl, this.#rpcOptions),
+      Signers.layerEffect(SignerInput.load(primary), ...others.map(SignerInput.load))
+    )
+  }
+
+  #send<A, E>(
+    operation: string,
+    flow: (options: Flows.Options) => Effect.Effect<A, E, Chain.Chain | Signers.Signers>,
+    options: SendOptions | undefined
+  ): Promise<A> {
+    const flowOptions: Flows.Options = {
+      commitment: options?.commitment ?? this.#commitment,
+      rebroadcastInterval: options?.rebroadcastInterval
+    }
+    return this.#run(Effect.provide(flow(flowOptions), this.#onChain(operation)), options)
+  }
+
+  /** Claim plans, claimable positions, partner/deployer vaults. */
+  readonly claims: Group<"claims"> = {
+    createPlan: (input, options) => this.#call((client) => client.claims.createPlan(input), options),
+    positions: (input, options) => this.#call((client) => client.claims.positions(input), options),
+    vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options)
+  }
+
+  /** Fee-share configuration updates, partner claims, the admin list. */
+  readonly feeShare: Group<"feeShare"> = {
+    updateConfig: (input, options) => this.#call((client) => client.feeShare.updateConfig(input), options),
+    partnerClaim: (input, options) => this.#call((client) => client.feeShare.partnerClaim(input), options),
+    adminList: (input, options) => this.#call((client) => client.feeShare.adminList(input), options)
+  }
+
+  /** Launch transactions. */
+  readonly launch: Group<"launch"> = {
+    createTransaction: (input, options) => this.#call((client) => client.launch.createTransaction(input), options)
+  }
+
+  /** Quotes and swaps (a quote travels back to `swap` unchanged). */
+  readonly trade: Group<"trade"> = {
+    quote: (input, options) => this.#call((client) => client.trade.quote(input), options),
+    swap: (input, options) => this.#call((client) => client.trade.swap(input), options)
+  }
+
+  /** Lifetime fees, claim statistics, pools. */
+  readonly analytics: Group<"analytics"> = {
+    lifetimeFees: (input, options) => this.#call((client) => client.analytics.lifetimeFees(input), options),
+    claimStats: (input, options) => this.#call((client) => client.analytics.claimStats(input), options),
+    pools: (input, options) => this.#call((client) => client.analytics.pools(input), options)
+  }
+
+  /** EVM-chain reads. */
+  readonly evm: Group<"evm"> = {
+    indexTokenStatus: (input, options) => this.#call((client) => client.evm.indexTokenStatus(input), options),
+    claimablePositions: (input, options) => this.#call((client) => client.evm.claimablePositions(input), options),
+    creationFee: (options) => this.#call((client) => client.evm.creationFee(), options)
+  }
+
+  /** The user that owns the API key. */
+  readonly identity: Group<"identity"> = {
+    me: (options) => this.#call((client) => client.identity.me(), options)
+  }
+
+  /** Wallet signature for an API key: `init`, `callback`, and `login` doing both. */
+  readonly agentAuth: Group<"agentAuth"> & { readonly login: FeeShare["login"] } = {
+    init: (input, options) => this.#call((client) => client.agentAuth.init(input), options),
+    callback: (input, options) => this.#call((client) => client.agentAuth.callback(input), options),
+    login: (signer, keyName, options) => this.login(signer, keyName, options)
+  }
+
+  /** Verify, sign and send the launch, swap, fee-share update and partner-claim transactions. */
+  readonly signAndSend: SignAndSend = {
+    launch: (transaction, options) =>
+      this.#send("signAndSend.launch", (flow) => Flows.launch(transaction, { ...flow, mint: options.mint }), options),
+    swap: (result, options) => this.#send("signAndSend.swap", (flow) => Flows.swap(result, flow), options),
+    feeShareUpdate: (entries, options) =>
+      this.#send("signAndSend.feeShareUpdate", (flow) => Flows.feeShareUpdate(entries, flow), options),
+    partnerClaim: (entries, options) =>
+      this.#send("signAndSend.partnerClaim", (flow) => Flows.partnerClaim(entries, flow), options)
+  }
+
+  /**
+   * `{root_url}/ping`: a cheap call that refreshes `rateLimit()`.
+   */
+  ping(options?: CallOptions): ReturnType<Promised<Client.GroupClient<"system">["ping"]>> {
+    return this.#call((client) => client.ping(), options)
+  }
+
+  /**
+   * Logs in by wallet signature: asks for a challenge, signs it with `signer`, and returns
+   * a new API key named `keyName` (`apiKey` is `Redacted`: read it with
+   * `Redacted.value(credential.apiKey)`). No API key is needed for this call.
+   */
+  login(signer: SignerInput.SignerInput, keyName: string, options?: LoginOptions): Promise<AgentAuth.Credential> {
+    const mfaCode = options?.mfaCode
+    return this.#call(
+      (client) =>
+        Effect.flatMap(SignerInput.load(signer), (wallet) =>
+          client.agentAuth.login({
+            signer: wallet,
+            keyName,
+            mfaCode: typeof mfaCode === "function" ? Effect.promise(mfaCode) : mfaCode
+          })),
+      options
+    )
+  }
+
+  /**
+   * Executes a claim plan with the configured signer(s) on `rpcUrl`: verifies every stage
+   * before signing any, submits stages as their dependencies land, runs lookup-table setup
+   * and waits for it to warm up (rebuilding the plan from `options.request`), and resolves
+   * with every landed stage.
+   */
+  executePlan(plan: Plan.TransactionPlan, options: ExecutePlanOptions = {}): Promise<PlanExecutor.Result> {
+    const { onEvent, request } = options
+    const program = Effect.flatMap(FeeShareClient, (client) =>
+      PlanExecutor.execute(plan, {
+        rebuild: () =>
+          request === undefined
+            ? Effect.fail(invalid("executePlan", "request", "is required when the plan must be rebuilt"))
+            : client.claims.createPlan(request),
+        onEvent: onEvent === undefined ? undefined : (event) => Effect.sync(() => onEvent(event)),
+        commitment: options.commitment ?? this.#commitment,
+        maxRebuilds: options.maxRebuilds,
+        warmupInterval: options.warmupInterval,
+        warmupDeadline: options.warmupDeadline,
+        rebroadcastInterval: options.rebroadcastInterval
+      }))
+    return this.#run(Effect.provide(program, this.#onChain("executePlan")), options)
+  }
+
+  /**
+   * The rate-limit headers of the latest answer (errors included); `undefined` before any.
+   */
+  rateLimit(options?: CallOptions): Promise<RateLimitInfo | undefined> {
+    return this.#call((client) => Effect.map(Ref.get(client.rateLimit), Option.getOrUndefined), options)
+  }
+
+  /**
+   * Aborts the calls still running (they reject with `Aborted`) and releases the runtime.
+   * Later calls reject with `Closed`. Closing twice is harmless.
+   */
+  async close(): Promise<void> {
+    if (this.#closing.signal.aborted) return
+    this.#closing.abort(new Errors.Closed({ status: 0, message: "the client was closed" }))
+    await this.#runtime.dispose()
+  }
+
+  /** `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The forms of a wallet that `FeeShare` accepts: secret-key bytes, the path of a
+ * solana-keygen file, a Kit `KeyPairSigner`, a labelled secret key (what `feeshare/web3`
+ * makes of a web3.js `Keypair`), or any implementation of the `Signer` port (a hardware or
+ * remote wallet).
+ *
+ * @since 0.1.0
+ */
+import type * as Signer from "@feeshare/domain/Signer"
+import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import { Effect, Redacted } from "effect"
+import * as KeyFiles from "./internal/keyFiles.js"
+
+/**
+ * A Kit (`@solana/kit`) `KeyPairSigner`, e.g. from `generateKeyPairSigner()`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type KitKeyPairSigner = Parameters<typeof LocalSigner.fromKeyPairSigner>[0]
+
+/**
+ * A 64-byte secret key with a label that names it in errors (never the key itself).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LabelledSecretKey {
+  readonly secretKey: Uint8Array
+  readonly source: string
+}
+
+/**
+ * A wallet, in any of the accepted forms:
+ * - `Uint8Array`: a 64-byte secret key (seed then public key, as solana-keygen and web3.js
+ *   hold it) or a 32-byte Ed25519 seed;
+ * - `string`: the path of a solana-keygen JSON file (Node only);
+ * - a Kit `KeyPairSigner`;
+ * - `{ secretKey, source }` (see `feeshare/web3` for a web3.js `Keypair`);
+ * - a `Signer.Service` (`publicKey` and `signMessage`), e.g. a hardware wallet adapter.
+ *
+ * Private keys are imported non-extractable into WebCrypto when used.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SignerInput = Uint8Array | string | KitKeyPairSigner | LabelledSecretKey | Signer.Signer.Service
+
+const isSignerService = (input: object): input is Signer.Signer.Service =>
+  "signMessage" in input && typeof input.signMessage === "function" &&
+  "publicKey" in input && typeof input.publicKey === "string"
+
+const isKitSigner = (input: object): input is KitKeyPairSigner =>
+  "keyPair" in input && typeof input.keyPair === "object" && "address" in input && typeof input.address === "string"
+
+/**
+ * The `Signer` service of an input. Bad bytes, a missing or malformed key file, or a
+ * public key that does not match its seed fail with `InvalidKey` (naming the source, never
+ * the key).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const load = (input: SignerInput): Effect.Effect<Signer.Signer.Service, LocalSigner.InvalidKey> => {
+  if (input instanceof Uint8Array) {
+    return input.length === LocalSigner.seedLength
+      ? LocalSigner.fromSeed(Redacted.make(input))
+      : LocalSigner.fromSecretKey(Redacted.make(input))
+  }
+  if (typeof input === "string") return LocalSigner.fromKeygenFile(input).pipe(Effect.provide(KeyFiles.layer))
+  if (isSignerService(input)) return Effect.succeed(input)
+  if (isKitSigner(input)) return Effect.succeed(LocalSigner.fromKeyPairSigner(input))
+  return LocalSigner.fromSecretKey(Redacted.make(input.secretKey), input.source)
+}

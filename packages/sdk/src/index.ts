@@ -1,0 +1,37 @@
+/**
+ * feeshare: the Promise facade of the fee-sharing, token-launch and trading service.
+ *
+ * ```ts
+ * import { FeeShare, RateLimited } from "feeshare"
+ * ```
+ *
+ * Flat exports (not namespaces) on purpose: this entry point is for plain TypeScript users.
+ * Effect users take `@feeshare/client` and `@feeshare/solana` directly.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export {
+  type CallOptions,
+  type ExecutePlanOptions,
+  FeeShare,
+  type FeeShareOptions,
+  type Group,
+  type LoginOptions,
+  type Promised,
+  type SendOptions,
+  type SignAndSend
+} from "./FeeShare.js"
+
+/** @since 0.1.0 */
+export * from "./Errors.js"
+
+/** @since 0.1.0 */
+export type { KitKeyPairSigner, LabelledSecretKey, SignerInput } from "./SignerInput.js"
+
+/** @since 0.1.0 */
+export type * from "./Types.js"
+
+/** @since 0.1.0 */
+export { Redacted } from "effect"
