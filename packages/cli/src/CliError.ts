@@ -1,0 +1,28 @@
+/**
+ * Failures of the CLI itself (besides the library's): a missing API key or keypair.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * No API key was given and none is stored for the base URL.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class MissingApiKey extends Schema.TaggedError<MissingApiKey>()("MissingApiKey", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * The command signs, or needs the wallet's public key, and no `--keypair` was given.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class MissingKeypair extends Schema.TaggedError<MissingKeypair>()("MissingKeypair", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}

@@ -1,0 +1,176 @@
+/**
+ * The CLI reference (`docs/cli.md`), generated from the command definitions: every
+ * command's usage, description, arguments and options as @effect/cli documents them, and the
+ * exit-code table. `npm run docs -w @feeshare/cli` writes it; a test fails when it is stale.
+ *
+ * @since 0.1.0
+ */
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Command from "@effect/cli/Command"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
+import type * as HelpDoc from "@effect/cli/HelpDoc"
+import type * as Span from "@effect/cli/HelpDoc/Span"
+import * as Usage from "@effect/cli/Usage"
+import * as HashMap from "effect/HashMap"
+import * as Cli from "./Cli.js"
+import * as ExitCode from "./ExitCode.js"
+import * as Sandbox from "./internal/sandbox.js"
+
+const config = CliConfig.make({ showBuiltIns: false })
+
+const span = (self: Span.Span): string => {
+  switch (self._tag) {
+    case "Text":
+      return self.value
+    case "URI":
+      return self.value
+    case "Sequence":
+      return span(self.left) + span(self.right)
+    case "Highlight":
+    case "Strong":
+    case "Weak":
+      return span(self.value)
+  }
+}
+
+const inline = (doc: HelpDoc.HelpDoc): string => {
+  switch (doc._tag) {
+    case "Empty":
+      return ""
+    case "Header":
+    case "Paragraph":
+      return span(doc.value)
+    case "Sequence":
+      return [inline(doc.left), inline(doc.right)].filter((text) => text !== "").join(" ")
+    case "DescriptionList":
+      return doc.definitions.map(([term, body]) => `${span(term)}: ${inline(body)}`).join("; ")
+    case "Enumeration":
+      return doc.elements.map(inline).join("; ")
+  }
+}
+
+/** Markdown of a help document, headers demoted below `level`. */
+const markdown = (doc: HelpDoc.HelpDoc, level: number): ReadonlyArray<string> => {
+  switch (doc._tag) {
+    case "Empty":
+      return []
+    case "Header":
+      return [`${"#".repeat(level + doc.level)} ${span(doc.value).toLowerCase()}`, ""]
+    case "Paragraph":
+      return [span(doc.value), ""]
+    case "Sequence":
+      return [...markdown(doc.left, level), ...markdown(doc.right, level)]
+    case "DescriptionList":
+      return [
+        ...doc.definitions.map(([term, body]) => `- \`${span(term)}\`${describe(body)}`),
+        ""
+      ]
+    case "Enumeration":
+      return [...doc.elements.map((element) => `- ${inline(element)}`), ""]
+  }
+}
+
+const boilerplate = new Set([
+  "A user-defined piece of text.",
+  "A user-defined piece of text that is confidential.",
+  "A true or false value.",
+  "An integer.",
+  "A file.",
+  "This setting is optional.",
+  "This option can be set from environment variables."
+])
+
+/** An option's or argument's description without @effect/cli's generic sentences. */
+const describe = (body: HelpDoc.HelpDoc): string => {
+  const parts: Array<string> = []
+  const collect = (doc: HelpDoc.HelpDoc) => {
+    if (doc._tag === "Sequence") {
+      collect(doc.left)
+      collect(doc.right)
+    } else if (doc._tag === "Paragraph") {
+      parts.push(span(doc.value))
+    } else if (doc._tag !== "Empty") parts.push(inline(doc))
+  }
+  collect(body)
+  const kept = parts.filter((part) => part !== "" && !boilerplate.has(part))
+  const optional = parts.includes("This setting is optional.")
+  const text = [...kept, ...(optional ? ["(optional)"] : [])].join(" ")
+  return text === "" ? "" : `: ${text}`
+}
+
+const usageOf = (descriptor: Descriptor.Command<unknown>): string => span(helpSpan(Usage.getHelp(Descriptor.getUsage(descriptor))))
+
+const helpSpan = (doc: HelpDoc.HelpDoc): Span.Span =>
+  doc._tag === "Paragraph" || doc._tag === "Header" ? doc.value : { _tag: "Text", value: inline(doc) }
+
+const sections = (descriptor: Descriptor.Command<unknown>, path: ReadonlyArray<string>): ReadonlyArray<string> => {
+  // a leaf lists itself as its only "subcommand"
+  const children = [...HashMap.values(HashMap.remove(Descriptor.getSubcommands(descriptor), firstName(descriptor)))]
+    .sort((a, b) => firstName(a).localeCompare(firstName(b)))
+  const name = path.join(" ")
+  const usage = usageOf(descriptor).split(" ").slice(1).join(" ")
+  const own = [
+    `## \`${name}\``,
+    "",
+    ...(children.length === 0 ? ["```", `${name}${usage === "" ? "" : ` ${usage}`}`, "```", ""] : []),
+    ...dropSection(markdown(Descriptor.getHelp(descriptor, config), 1), "## commands").filter((line) =>
+      !line.startsWith("## description")
+    ).map((line) => (line.startsWith("## ") ? `#${line}` : line))
+  ]
+  return [...own, ...children.flatMap((child) => sections(child, [...path, firstName(child)]))]
+}
+
+const firstName = (descriptor: Descriptor.Command<unknown>): string => [...Descriptor.getNames(descriptor)][0] ?? ""
+
+/**
+ * The whole reference, as Markdown.
+ *
+ * @since 0.1.0
+ * @category docs
+ */
+export const reference = (): string => {
+  const rootHelp = Command.getHelp(Cli.command, config)
+  const globals = dropSection(markdown(rootHelp, 1), "## commands").filter((line) => !line.startsWith("## description"))
+  const lines = [
+    "<!-- Generated by `npm run docs -w @feeshare/cli` from packages/cli/src/Cli.ts. Do not edit by hand. -->",
+    "",
+    "# `feeshare` CLI reference",
+    "",
+    "```",
+    `feeshare ${usageOf(Cli.command.descriptor).split(" ").slice(1).join(" ")} <command> ...`,
+    "```",
+    "",
+    "Global options may be written anywhere on the command line (they are moved before the command).",
+    "`--json` prints exactly one JSON document on stdout (bigints as decimal strings, secrets redacted), " +
+    "also on failure (`{\"error\":{...}}`); the one-line error goes to stderr.",
+    "Amounts are printed raw and, when the decimals are known, in display units.",
+    "",
+    ...globals,
+    "## Exit codes",
+    "",
+    "Every failure prints one line on stderr: what failed, why, and what to do.",
+    "",
+    "| code | class | meaning | error tags |",
+    "| --- | --- | --- | --- |",
+    ...ExitCode.classes.map((c) =>
+      `| ${c.code} | ${c.name} | ${c.meaning} | ${c.tags.length === 0 ? "-" : c.tags.map((t) => `\`${t}\``).join(", ")} |`
+    ),
+    "",
+    "# Commands",
+    "",
+    ...Cli.subcommands.flatMap((child) => sections(child.descriptor, ["feeshare", firstName(child.descriptor)])),
+    "## `feeshare sandbox` knobs",
+    "",
+    "```",
+    Sandbox.usage.trimEnd(),
+    "```"
+  ]
+  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`
+}
+
+const dropSection = (lines: ReadonlyArray<string>, header: string): ReadonlyArray<string> => {
+  const start = lines.indexOf(header)
+  if (start < 0) return lines
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("## "))
+  return [...lines.slice(0, start), ...(end < 0 ? [] : lines.slice(end))]
+}

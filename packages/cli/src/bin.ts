@@ -1,0 +1,82 @@
+/**
+ * The `feeshare` executable: global options accepted anywhere, `sandbox` handed to the
+ * sandbox's own flag parser, every failure printed as one line on stderr (and, with
+ * `--json`, as one JSON document on stdout), and an exit code per error class.
+ *
+ * @since 0.1.0
+ */
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Argv from "./Argv.js"
+import * as Cli from "./Cli.js"
+import * as ExitCode from "./ExitCode.js"
+import * as Output from "./Output.js"
+
+const args = process.argv.slice(2)
+const hoisted = Argv.hoist(args)
+const json = Argv.wantsJson(hoisted)
+const { index, name } = Argv.commandOf(hoisted)
+
+const isValidationError = (error: unknown): boolean => ValidationError.isValidationError(error)
+
+/** The exit code of an outcome. */
+const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return ExitCode.ok
+  if (Cause.isInterruptedOnly(exit.cause)) return ExitCode.interrupted
+  return Option.match(Cause.failureOption(exit.cause), {
+    onNone: () => ExitCode.internal,
+    onSome: (error) => (isValidationError(error) ? ExitCode.usage : ExitCode.describe(error).code)
+  })
+}
+
+const report = (cause: Cause.Cause<unknown>) =>
+  Option.match(Cause.failureOption(cause), {
+    onSome: (error) => {
+      // @effect/cli already printed usage errors with the help text
+      if (isValidationError(error)) {
+        return json
+          ? Console.log(Output.json({ error: { tag: "ValidationError", code: ExitCode.usage, message: "usage error" } }))
+          : Effect.void
+      }
+      const described = ExitCode.describe(error)
+      return Effect.zipRight(
+        json
+          ? Console.log(Output.json({
+            error: { tag: described.tag, code: described.code, what: described.what ?? null, message: described.why, advice: described.advice }
+          }))
+          : Effect.void,
+        Console.error(`feeshare: ${described.line}`)
+      )
+    },
+    onNone: () =>
+      Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
+        json ? Console.log(Output.json({ error: { tag: "Defect", code: ExitCode.internal, message: "internal error" } })) : Effect.void,
+        Console.error(
+          process.env.FEESHARE_DEBUG ? Cause.pretty(cause) : `feeshare: internal error (a bug): ${
+            Cause.pretty(cause).split("\n")[0]
+          }. Set FEESHARE_DEBUG=1 for the trace.`
+        )
+      )
+  })
+
+const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === "sandbox"
+  ? Effect.flatMap(
+    Effect.promise(() => import("./internal/sandbox.js")),
+    (sandbox) => sandbox.main(hoisted.slice(index + 1), json)
+  )
+  : Cli.run(["node", "feeshare", ...hoisted])
+
+program.pipe(
+  Effect.tapErrorCause(report),
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => onExit(codeOf(exit))
+  })
+)

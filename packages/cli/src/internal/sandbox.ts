@@ -1,0 +1,60 @@
+/**
+ * `feeshare sandbox [knobs]`: the sandbox's own flags (`Flags` of @feeshare/sandbox), with
+ * port 8787 by default so that `feeshare`'s default base URL reaches it.
+ */
+import * as Flags from "@feeshare/sandbox/Flags"
+import * as Sandbox from "@feeshare/sandbox/Sandbox"
+import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Output from "../Output.js"
+
+/** The port `feeshare sandbox` listens on unless `--port` says otherwise. */
+export const defaultPort = 8787
+
+/** The sandbox's usage text, for `feeshare sandbox`. */
+export const usage = Flags.usage
+  .replace("npm run sandbox --", "feeshare sandbox")
+  .replace(/(--port N\s.*\(default )[0-9]+\)/, `$1${defaultPort})`)
+
+/** The knobs are invalid. */
+export class InvalidKnobs extends Schema.TaggedError<InvalidKnobs>()("InvalidKnobs", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Serves until interrupted. */
+export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
+  Effect.gen(function*() {
+    const parsed = Flags.parse(["--port", String(defaultPort), ...knobs])
+    if (Either.isLeft(parsed)) {
+      yield* Console.error(usage)
+      return yield* new InvalidKnobs({ operation: "sandbox", message: parsed.left })
+    }
+    if (parsed.right._tag === "Help") return yield* Console.log(usage)
+    const options = parsed.right.options
+    return yield* Effect.gen(function*() {
+      const info = yield* SandboxInfo
+      const key = Redacted.value(info.demoApiKey)
+      yield* Console.log(
+        json
+          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key })
+          : [
+            "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
+            ...Output.fields([
+              ["base_url", info.baseUrl],
+              ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
+              ["rpc_url", info.rpcUrl],
+              ["seed", options.seed],
+              ["demo key", `${key}   (a sandbox key, deterministic from the seed)`]
+            ]).map((line) => `  ${line}`),
+            `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`,
+            "Ctrl-C to stop."
+          ].join("\n")
+      )
+      return yield* Effect.never
+    }).pipe(Effect.provide(Sandbox.layer(options)))
+  })

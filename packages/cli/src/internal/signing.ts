@@ -1,0 +1,124 @@
+/**
+ * The Solana part of the CLI (loaded only by the commands that sign): keys, verification,
+ * dry runs, and execution with progress lines.
+ */
+import type { FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import * as Chain from "@feeshare/solana/Chain"
+import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as Flows from "@feeshare/solana/Flows"
+import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
+import * as Signers from "@feeshare/solana/Signers"
+import * as WireTransaction from "@feeshare/solana/WireTransaction"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Progress from "../Progress.js"
+
+export const loadSigner = (path: string) => LocalSigner.fromKeygenFile(path)
+
+export const generate = LocalSigner.generate
+
+/** How a plan or a flow is run: where to send, how to report progress. */
+export interface Run {
+  readonly rpcUrl: string
+  readonly onLine: (line: string) => Effect.Effect<void>
+  /** Status polls of the RPC (default 400 ms; the demo uses less). */
+  readonly pollMillis?: number | undefined
+  /** Warm-up polls of a lookup table (default 2 s). */
+  readonly warmupMillis?: number | undefined
+}
+
+const environment = (signer: Signer.Signer.Service, run: Run) =>
+  Layer.merge(
+    Signers.layer(signer),
+    ChainRpc.layer(run.rpcUrl, run.pollMillis === undefined ? {} : { pollInterval: `${run.pollMillis} millis` })
+  )
+
+/** The verified stages of a plan (every stage, nothing signed), for `--dry-run`. */
+export const verifyPlan = (plan: Plan.TransactionPlan, signer: Signer.Signer.Service) =>
+  Effect.forEach(plan.transactions, (stage) =>
+    WireTransaction.verifyStage(stage, Signers.forTransaction(Signers.make(signer), stage.requiredSigners)).pipe(
+      Effect.as(stage)
+    ))
+
+/** Executes a claim plan with a progress line per event; returns the landed stages. */
+export const executePlan = <E, R>(
+  plan: Plan.TransactionPlan,
+  rebuild: () => Effect.Effect<Plan.TransactionPlan, E, R>,
+  signer: Signer.Signer.Service,
+  run: Run
+) => {
+  const kinds = new Map<string, string>()
+  const remember = (next: Plan.TransactionPlan) => {
+    for (const stage of next.transactions) kinds.set(stage.id, stage.kind)
+    return next
+  }
+  remember(plan)
+  return PlanExecutor.execute(plan, {
+    rebuild: () => Effect.map(rebuild(), remember),
+    onEvent: (event) => run.onLine(Progress.line(event, kinds)),
+    ...(run.warmupMillis === undefined ? {} : { warmupInterval: `${run.warmupMillis} millis` }),
+    rebroadcastInterval: "1 second"
+  }).pipe(Effect.provide(environment(signer, run)))
+}
+
+/** A landed transaction as printed. */
+export interface Sent {
+  readonly label: string
+  readonly signature: string
+  readonly slot: bigint
+}
+
+const landedLine = (run: Run, label: string, kind: string) => (landed: Chain.Landed) =>
+  Effect.as(
+    run.onLine(Progress.stageLine(label, kind, "landed", landed.signature, `slot ${landed.slot}`)),
+    { label, signature: landed.signature, slot: landed.slot } satisfies Sent
+  )
+
+/** Verifies the launch transaction; with `send`, co-signs and sends it. */
+export const launch = (
+  transaction: string,
+  mint: string,
+  signer: Signer.Signer.Service,
+  run: Run,
+  send: boolean
+) =>
+  send
+    ? Flows.launch(transaction, { mint }).pipe(
+      Effect.flatMap(landedLine(run, "launch", "launch")),
+      Effect.map((sent) => [sent]),
+      Effect.provide(environment(signer, run))
+    )
+    : WireTransaction.verifyLaunch(transaction, { mint, signers: [signer] }).pipe(Effect.as([] as ReadonlyArray<Sent>))
+
+/** Verifies the swap transaction; with `send`, signs and sends it. */
+export const swap = (result: Trade.SwapResult, signer: Signer.Signer.Service, run: Run, send: boolean) =>
+  send
+    ? Flows.swap(result).pipe(
+      Effect.flatMap(landedLine(run, "swap", "swap")),
+      Effect.map((sent) => [sent]),
+      Effect.provide(environment(signer, run))
+    )
+    : WireTransaction.verifySwap(result, [signer]).pipe(Effect.as([] as ReadonlyArray<Sent>))
+
+const entriesFlow = (
+  flow: typeof Flows.feeShareUpdate | typeof Flows.partnerClaim,
+  kind: string
+) =>
+(entries: FeeShare.TransactionEntries, signer: Signer.Signer.Service, run: Run, send: boolean) =>
+  send
+    ? flow(entries).pipe(
+      Effect.flatMap((landed) =>
+        Effect.forEach(landed, (one, i) => landedLine(run, `entry ${i}`, kind)(one))
+      ),
+      Effect.provide(environment(signer, run))
+    )
+    : Effect.forEach(entries.transactions, (entry, i) => WireTransaction.verifyEntry(entry, [signer], `entry ${i}`)).pipe(
+      Effect.as([] as ReadonlyArray<Sent>)
+    )
+
+/** Verifies the fee-share update entries; with `send`, signs them and sends them in order. */
+export const feeShareUpdate = entriesFlow(Flows.feeShareUpdate, "fee_share_update")
+
+/** Verifies the partner-claim entries; with `send`, signs and sends them (the last one last). */
+export const partnerClaim = entriesFlow(Flows.partnerClaim, "partner_claim")
