@@ -76,6 +76,35 @@ export const FeeShareConfigView = Schema.Struct({
 })
 
 /**
+ * Sandbox-only: a holding balance. The token's holding-vault authority (a key the sandbox
+ * holds, one per token) receives `lamports` on the ledger and holds them for `claimer`, who
+ * withdraws them with a claim plan whose `source` is `{ kind: "holding", authority }`.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const CreateHoldingInput = Schema.Struct({
+  /** The token the balance belongs to. */
+  mint: PublicKey,
+  claimer: PublicKey,
+  lamports: RawAmount
+})
+
+/**
+ * A claimer's holding balance: what the authority holds for it now (wrapped SOL on payout).
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const HoldingView = Schema.Struct({
+  mint: PublicKey,
+  claimer: PublicKey,
+  authority: PublicKey,
+  quoteMint: PublicKey,
+  held: RawAmount
+})
+
+/**
  * Sandbox-only: lamports for an address.
  *
  * @since 0.1.0
@@ -158,6 +187,7 @@ export declare namespace Market {
     readonly createFeeShareConfig: (
       input: typeof CreateFeeShareConfigInput.Type
     ) => Effect.Effect<typeof FeeShareConfigView.Type, Rejection>
+    readonly createHolding: (input: typeof CreateHoldingInput.Type) => Effect.Effect<typeof HoldingView.Type, Rejection>
     readonly airdrop: (input: typeof AirdropInput.Type) => Effect.Effect<typeof AirdropResult.Type, Rejection>
     readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>
     readonly state: Effect.Effect<typeof LedgerState.Type>

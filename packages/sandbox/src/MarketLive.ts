@@ -13,7 +13,22 @@
  * sandbox), the pool authority (a system account holding the pool's SOL reserve and the
  * unpaid fees, and owning the pool's token vault), the token vault (its associated token
  * account). Fees are paid out in wrapped SOL to the claimer's associated token account.
- * Partner shares move to one aggregate vault per partner and quote mint.
+ *
+ * Aggregate vaults (one per wallet and quote mint; wrapped SOL is the only quote mint): the
+ * partner's share of every fee and, on migrated (DAMM v2) pools, the deployer's (creator's)
+ * share accrue as pending amounts on the pool authority and move into the vault when claimed.
+ * A partner withdraws with the partner-claim entries (one settling entry per token, the last
+ * entry withdraws the vault). A deployer withdraws with a claim plan on the token's DAMM v2
+ * pool (`source: { kind: "pool", protocol: "damm_v2", pool }`, `feeClaimer` the token's
+ * creator): its claim stage moves the pools' pending deployer shares into the vault and pays
+ * the whole vault out, together with the deployer's own unclaimed share of that token, in
+ * one transaction pre-signed by the pool authorities and the vault. Any other source claims
+ * the share only and leaves the vault alone.
+ *
+ * Holdings: a token's holding-vault authority (a sandbox-held key) holds balances for
+ * claimers, funded by the sandbox-only `createHolding`. A claim plan with
+ * `source: { kind: "holding", authority }` pays the claimer's whole balance out
+ * (`holding_claim`; the user pays the fees, the authority pre-signs).
  *
  * @since 0.1.0
  */
@@ -35,8 +50,10 @@ import {
   type ClockView,
   type CreatedToken,
   type CreateFeeShareConfigInput,
+  type CreateHoldingInput,
   type CreateTokenInput,
   type FeeShareConfigView,
+  type HoldingView,
   type LedgerState,
   Market,
   Rejection
@@ -54,6 +71,13 @@ export const economics = {
   feeBps: 100,
   /** Share of each fee that goes to the token's partner, when it has one. */
   partnerFeeBps: 2_000,
+  /**
+   * Share of each fee on a migrated (DAMM v2) pool that goes to the token's deployer (its
+   * creator), into the deployer's aggregate vault; pre-migration (DBC) fees pay no deployer
+   * share. The partner's and the deployer's shares come off the fee first; the claimers split
+   * the rest by their basis points.
+   */
+  deployerFeeBps: 1_000,
   /** Virtual SOL reserve of a new pool (constant product on virtual + real SOL). */
   virtualSolLamports: 30_000_000_000n,
   /** Whole tokens minted to the pool at launch. */
@@ -119,14 +143,23 @@ interface TokenState {
   unpaidFees: bigint
   lifetimeFees: bigint
   partnerPending: bigint
+  /** The deployer's share not yet moved into its aggregate vault. */
+  deployerPending: bigint
   config: Config
   readonly shares: Map<string, Share>
 }
 
-interface PartnerVault {
+/** A partner's or a deployer's aggregate vault (wrapped SOL, the only quote mint). */
+interface AggregateVault {
   readonly signer: KeyPairSigner
   balance: bigint
   claimed: bigint
+}
+
+/** Balances a token's holding-vault authority holds for claimers. */
+interface Holding {
+  readonly authority: KeyPairSigner
+  readonly balances: Map<string, { held: bigint; claimed: bigint }>
 }
 
 interface LookupTable {
@@ -162,7 +195,9 @@ export const make = (options: Pick<Options, "seed">) =>
     const ledger = yield* Ledger.Ledger
     const seed = options.seed
     const tokens = new Map<string, TokenState>()
-    const partnerVaults = new Map<string, PartnerVault>()
+    const partnerVaults = new Map<string, AggregateVault>()
+    const deployerVaults = new Map<string, AggregateVault>()
+    const holdings = new Map<string, Holding>()
     const tables = new Map<string, LookupTable>()
     const pending = new Map<string, Pending>()
     let quotes = 0
@@ -228,8 +263,10 @@ export const make = (options: Pick<Options, "seed">) =>
       state.lifetimeFees += fee
       state.unpaidFees += fee
       const partnerShare = state.config.partner === null ? 0n : (fee * BigInt(economics.partnerFeeBps)) / 10_000n
+      const deployerShare = state.migrated ? (fee * BigInt(economics.deployerFeeBps)) / 10_000n : 0n
       state.partnerPending += partnerShare
-      const parts = BasisPoints.split(fee - partnerShare, state.config.claimers.map((c) => c.bps))
+      state.deployerPending += deployerShare
+      const parts = BasisPoints.split(fee - partnerShare - deployerShare, state.config.claimers.map((c) => c.bps))
       state.config.claimers.forEach((claimer, i) => {
         const share = shareOf(state, claimer.wallet)
         const part = parts[i] ?? 0n
@@ -238,12 +275,14 @@ export const make = (options: Pick<Options, "seed">) =>
       })
     }
 
-    const ensurePartnerVault = (partner: string) =>
+    /** The aggregate vault of a partner or a deployer (one per wallet and quote mint). */
+    const ensureVault = (kind: "partner" | "deployer", wallet: string) =>
       Effect.gen(function*() {
-        const existing = partnerVaults.get(partner)
+        const vaults = kind === "partner" ? partnerVaults : deployerVaults
+        const existing = vaults.get(wallet)
         if (existing !== undefined) return existing
-        const vault: PartnerVault = { signer: yield* signer(`partner/${partner}/${Programs.NATIVE_MINT}`), balance: 0n, claimed: 0n }
-        partnerVaults.set(partner, vault)
+        const vault: AggregateVault = { signer: yield* signer(`${kind}/${wallet}/${Programs.NATIVE_MINT}`), balance: 0n, claimed: 0n }
+        vaults.set(wallet, vault)
         if ((yield* ledger.balance(vault.signer.address)) < rentExempt) {
           yield* Effect.orDie(ledger.airdrop(vault.signer.address, rentExempt))
         }
@@ -584,23 +623,33 @@ export const make = (options: Pick<Options, "seed">) =>
         return out
       })
 
+    const deployerTokens = (deployer: string) => [...tokens.values()].filter((t) => t.creator === deployer)
+
+    const vaultView = (kind: "partner" | "deployer", wallet: string, vault: AggregateVault, amount: bigint): Claims.AggregateVault => ({
+      kind,
+      wallet,
+      quoteMint: Programs.NATIVE_MINT,
+      quoteDecimals: 9,
+      vaultAta: vault.signer.address,
+      claimableAmount: amount,
+      claimableDisplayAmount: display(amount, 9)
+    })
+
+    /** A vault's claimable amount: its balance and what the pools still owe it. */
     const vaults = (wallet: PublicKey) =>
       Effect.sync((): typeof Claims.VaultClaimables.Type => {
-        const vault = partnerVaults.get(wallet)
-        if (vault === undefined) return { vaults: [] }
-        const amount = vault.balance + sum(partnerTokens(wallet).map((t) => t.partnerPending))
-        if (amount === 0n) return { vaults: [] }
-        return {
-          vaults: [{
-            kind: "partner",
-            wallet,
-            quoteMint: Programs.NATIVE_MINT,
-            quoteDecimals: 9,
-            vaultAta: vault.signer.address,
-            claimableAmount: amount,
-            claimableDisplayAmount: display(amount, 9)
-          }]
+        const out: Array<Claims.AggregateVault> = []
+        const partner = partnerVaults.get(wallet)
+        if (partner !== undefined) {
+          const amount = partner.balance + sum(partnerTokens(wallet).map((t) => t.partnerPending))
+          if (amount > 0n) out.push(vaultView("partner", wallet, partner, amount))
         }
+        const deployer = deployerVaults.get(wallet)
+        if (deployer !== undefined) {
+          const amount = deployer.balance + sum(deployerTokens(wallet).map((t) => t.deployerPending))
+          if (amount > 0n) out.push(vaultView("deployer", wallet, deployer, amount))
+        }
+        return { vaults: out }
       })
 
     /** Addresses of a wallet's lookup table: what its claim transactions reference. */
@@ -697,32 +746,130 @@ export const make = (options: Pick<Options, "seed">) =>
         return { table: address, stages }
       })
 
+    /** What a claim plan pays out, and how: its claim stage's instructions and what landing it changes. */
+    interface Payout {
+      readonly operation: Plan.Operation
+      readonly instructions: ReadonlyArray<Instruction>
+      readonly signers: ReadonlyArray<KeyPairSigner>
+      readonly apply: () => void
+    }
+
+    /** The token's holding vault whose authority is `authority`. */
+    const holdingOf = (state: TokenState, authority: string) => {
+      const holding = holdings.get(state.mint.address)
+      return holding === undefined || holding.authority.address !== authority
+        ? Effect.fail(reject(400, `source.authority ${authority} is not a holding-vault authority of token ${state.mint.address}`))
+        : Effect.succeed(holding)
+    }
+
+    /** A holding balance: the token's holding-vault authority pays the claimer what it holds. */
+    const holdingPayout = (state: TokenState, wallet: Address, authority: string, wsolAta: Address) =>
+      Effect.gen(function*() {
+        const holding = yield* holdingOf(state, authority)
+        const entry = holding.balances.get(wallet)
+        const amount = entry?.held ?? 0n
+        if (entry === undefined || amount === 0n) {
+          return yield* reject(400, `nothing to claim: holding vault authority ${authority} holds nothing for ${wallet} in ${state.mint.address}`)
+        }
+        const payout: Payout = {
+          operation: { kind: "holding_claim", baseMint: state.mint.address, wallet, authority },
+          instructions: [
+            Programs.transferSol(holding.authority.address, wsolAta, amount, [state.mint.address]),
+            Programs.syncNative(wsolAta)
+          ],
+          signers: [holding.authority],
+          apply: () => {
+            entry.held -= amount
+            entry.claimed += amount
+          }
+        }
+        return payout
+      })
+
+    /**
+     * The claimer's unclaimed share of the token and, for a `pool` source on the token's DAMM
+     * v2 pool claimed by the token's deployer, the deployer's aggregate vault: the pools' pending
+     * deployer shares move into the vault and the vault pays out, in the same transaction.
+     */
+    const positionPayout = (state: TokenState, wallet: Address, source: Claims.ClaimSource | null | undefined, wsolAta: Address) =>
+      Effect.gen(function*() {
+        const share = state.shares.get(wallet)
+        const amount = unclaimed(share)
+        const withVault = source?.kind === "pool" && source.protocol === "damm_v2" && state.creator === wallet
+        const vault = withVault ? deployerVaults.get(wallet) : undefined
+        const owing = vault === undefined
+          ? []
+          : deployerTokens(wallet).filter((t) => t.deployerPending > 0n).map((t) => ({ token: t, amount: t.deployerPending }))
+        const vaultTotal = vault === undefined ? 0n : vault.balance + sum(owing.map((o) => o.amount))
+        if (amount === 0n && vaultTotal === 0n) {
+          return yield* reject(400, `nothing to claim for ${wallet} in ${state.mint.address}`)
+        }
+        const instructions: Array<Instruction> = []
+        const signers = new Map<string, KeyPairSigner>()
+        if (amount > 0n) {
+          instructions.push(Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey]))
+          signers.set(state.pool.address, state.pool)
+        }
+        if (vault !== undefined && vaultTotal > 0n) {
+          for (const { amount: owed, token } of owing) {
+            instructions.push(Programs.transferSol(token.pool.address, vault.signer.address, owed, [token.mint.address]))
+            signers.set(token.pool.address, token.pool)
+          }
+          instructions.push(Programs.transferSol(vault.signer.address, wsolAta, vaultTotal))
+          signers.set(vault.signer.address, vault.signer)
+        }
+        instructions.push(Programs.syncNative(wsolAta))
+        const payout: Payout = {
+          operation: { kind: "position_claim", baseMint: state.mint.address, wallet },
+          instructions,
+          signers: [...signers.values()],
+          apply: () => {
+            if (share !== undefined && amount > 0n) {
+              const fromDbc = share.dbc < amount ? share.dbc : amount
+              share.dbc -= fromDbc
+              share.damm -= amount - fromDbc
+              share.claimed += amount
+              state.unpaidFees -= amount
+            }
+            if (vault !== undefined && vaultTotal > 0n) {
+              for (const { amount: owed, token } of owing) {
+                token.deployerPending -= owed
+                token.unpaidFees -= owed
+                vault.balance += owed
+              }
+              vault.balance -= vaultTotal
+              vault.claimed += vaultTotal
+            }
+          }
+        }
+        return payout
+      })
+
     const createPlan = Effect.fn("Market.createPlan")(function*(request: Claims.ClaimPlanRequest) {
       const state = yield* token(request.tokenMint)
-      if (request.quoteMint !== undefined && request.quoteMint !== null && request.quoteMint !== Programs.NATIVE_MINT) {
-        return yield* reject(400, `quoteMint ${request.quoteMint} does not match the token's quote mint ${Programs.NATIVE_MINT}`)
-      }
       const source = request.source
-      if (source?.kind === "holding") {
-        return yield* reject(400, `no holding vault of authority ${source.authority} holds a balance for ${request.feeClaimer}`)
-      }
+      const wallet = request.feeClaimer as Address
       if (source?.kind === "pool") {
         const expected = source.protocol === "dbc" ? state.dbcPool : state.dammPool
         if (source.pool !== expected || (source.protocol === "damm_v2" && !state.migrated)) {
           return yield* reject(400, `pool ${source.pool} is not the ${source.protocol} pool of ${request.tokenMint}`)
         }
       }
-      const wallet = request.feeClaimer as Address
-      const share = state.shares.get(wallet)
-      const amount = unclaimed(share)
-      if (share === undefined || amount === 0n) {
-        return yield* reject(400, `nothing to claim for ${wallet} in ${request.tokenMint}`)
+      if (source?.kind === "holding") yield* holdingOf(state, source.authority)
+      if (request.quoteMint !== undefined && request.quoteMint !== null && request.quoteMint !== Programs.NATIVE_MINT) {
+        const selected = source?.kind === "holding"
+          ? `the quote mint of holding vault ${source.authority}`
+          : `the quote mint of the fee-share config of ${request.tokenMint}`
+        return yield* reject(400, `quoteMint ${request.quoteMint} does not match ${selected} (${Programs.NATIVE_MINT})`)
       }
-      const format = request.transactionFormat ?? "v0"
       const wsolAta = yield* Effect.promise(() => Programs.associatedTokenAddress(wallet, Programs.NATIVE_MINT))
+      const payout = source?.kind === "holding"
+        ? yield* holdingPayout(state, wallet, source.authority, wsolAta)
+        : yield* positionPayout(state, wallet, source, wsolAta)
+      const format = request.transactionFormat ?? "v0"
       const base = {
         contractVersion: 1 as const,
-        operation: { kind: "position_claim" as const, baseMint: state.mint.address, wallet },
+        operation: payout.operation,
         asset: { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM, decimals: 9 },
         feeLimits: request.feeLimits ?? []
       }
@@ -759,7 +906,7 @@ export const make = (options: Pick<Options, "seed">) =>
       }
       const budget = format === "v1" ? budgets.claimV1 : budgets.claimV0
       const life = yield* lifetime
-      const payout: StageInput = {
+      const payoutAccount: StageInput = {
         id: "payout-account",
         kind: "config",
         dependsOn: [],
@@ -784,26 +931,17 @@ export const make = (options: Pick<Options, "seed">) =>
         build: {
           format,
           feePayer: wallet,
-          instructions: [
-            Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey]),
-            Programs.syncNative(wsolAta)
-          ],
+          instructions: payout.instructions,
           lifetime: life,
-          signers: [state.pool],
+          signers: payout.signers,
           budget,
           lookupTables
         },
-        apply: () => {
-          const fromDbc = share.dbc < amount ? share.dbc : amount
-          share.dbc -= fromDbc
-          share.damm -= amount - fromDbc
-          share.claimed += amount
-          state.unpaidFees -= amount
-        }
+        apply: payout.apply
       }
       const plan: Plan.TransactionPlan = {
         ...base,
-        transactions: [yield* stage(payout), yield* stage(claim)],
+        transactions: [yield* stage(payoutAccount), yield* stage(claim)],
         readiness: { status: "ready" }
       }
       return plan
@@ -876,11 +1014,13 @@ export const make = (options: Pick<Options, "seed">) =>
         unpaidFees: 0n,
         lifetimeFees: 0n,
         partnerPending: 0n,
+        deployerPending: 0n,
         config: { admin: input.creator, partner: null, claimers: [{ wallet: input.creator, bps: BasisPoints.total }] },
         shares: new Map()
       }
       tokens.set(mint.address, state)
       yield* Effect.orDie(ledger.airdrop(pool.address, rentExempt))
+      yield* ensureVault("deployer", input.creator)
       const created: typeof CreatedToken.Type = {
         mint: mint.address,
         configKey: state.configKey,
@@ -910,9 +1050,38 @@ export const make = (options: Pick<Options, "seed">) =>
       if (input.claimers.reduce((a, c) => a + c.bps, 0) !== BasisPoints.total) {
         return yield* reject(400, "claimers bps must sum to exactly 10000")
       }
-      if (input.partner !== undefined) yield* ensurePartnerVault(input.partner)
+      if (input.partner !== undefined) yield* ensureVault("partner", input.partner)
       state.config = { admin: input.admin, partner: input.partner ?? null, claimers: input.claimers }
       return configView(state)
+    })
+
+    const createHolding = Effect.fn("Market.createHolding")(function*(input: typeof CreateHoldingInput.Type) {
+      const state = yield* token(input.mint)
+      if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
+      let holding = holdings.get(state.mint.address)
+      if (holding === undefined) {
+        const authority = yield* signer(`token/${state.index}/holding-authority`)
+        holding = { authority, balances: new Map() }
+        holdings.set(state.mint.address, holding)
+        if ((yield* ledger.balance(authority.address)) < rentExempt) {
+          yield* Effect.orDie(ledger.airdrop(authority.address, rentExempt))
+        }
+      }
+      yield* Effect.mapError(ledger.airdrop(holding.authority.address, input.lamports), (e) => reject(500, e.message))
+      let entry = holding.balances.get(input.claimer)
+      if (entry === undefined) {
+        entry = { held: 0n, claimed: 0n }
+        holding.balances.set(input.claimer, entry)
+      }
+      entry.held += input.lamports
+      const view: typeof HoldingView.Type = {
+        mint: state.mint.address,
+        claimer: input.claimer,
+        authority: holding.authority.address,
+        quoteMint: Programs.NATIVE_MINT,
+        held: entry.held
+      }
+      return view
     })
 
     const airdrop = Effect.fn("Market.airdrop")(function*(input: typeof AirdropInput.Type) {
@@ -950,6 +1119,7 @@ export const make = (options: Pick<Options, "seed">) =>
         tokenReserve: t.tokenReserve.toString(),
         unpaidFees: t.unpaidFees.toString(),
         partnerPending: t.partnerPending.toString(),
+        deployerPending: t.deployerPending.toString(),
         feeShare: {
           admin: t.config.admin,
           partner: t.config.partner,
@@ -967,6 +1137,21 @@ export const make = (options: Pick<Options, "seed">) =>
         balance: v.balance.toString(),
         claimed: v.claimed.toString()
       })),
+      deployerVaults: [...deployerVaults].map(([deployer, v]) => ({
+        deployer,
+        vault: v.signer.address,
+        balance: v.balance.toString(),
+        claimed: v.claimed.toString()
+      })),
+      holdings: [...holdings].flatMap(([mint, h]) =>
+        [...h.balances].map(([claimer, b]) => ({
+          mint,
+          authority: h.authority.address,
+          claimer,
+          held: b.held.toString(),
+          claimed: b.claimed.toString()
+        }))
+      ),
       lookupTables: [...tables].map(([wallet, t]) => ({
         wallet,
         address: t.address,
@@ -990,6 +1175,7 @@ export const make = (options: Pick<Options, "seed">) =>
       pools,
       createToken,
       createFeeShareConfig,
+      createHolding,
       airdrop,
       advanceSlots,
       state

@@ -93,6 +93,12 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
       .annotate(OpenApi.Summary, "Sandbox-only: lamports for an address")
   )
   .add(
+    HttpApiEndpoint.post("createHolding", "/holdings")
+      .setPayload(Market.CreateHoldingInput)
+      .addSuccess(Envelope.Success(Market.HoldingView))
+      .annotate(OpenApi.Summary, "Sandbox-only: hold lamports for a claimer in the token's holding vault")
+  )
+  .add(
     HttpApiEndpoint.post("advanceSlots", "/slots/advance")
       .setPayload(Market.AdvanceSlotsInput)
       .addSuccess(Envelope.Success(Market.ClockView))

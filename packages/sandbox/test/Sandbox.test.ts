@@ -54,5 +54,23 @@ describe("Sandbox", () => {
       const nothing = yield* call("claims", "createPlan", { body: { feeClaimer: stranger, tokenMint: token.mint } })
       assert.strictEqual(nothing.status, 400)
       assert.deepStrictEqual(Object.keys(nothing.json as object).sort(), ["error", "success"])
+
+      // a holding created through the sandbox-only route turns "nothing to claim" into a plan
+      const holding = decodeSuccess("sandbox", "createHolding", yield* call("sandbox", "createHolding", {
+        apiKey: null,
+        body: { mint: token.mint, claimer: stranger, lamports: "300000000" }
+      })) as { authority: string; held: bigint }
+      assert.strictEqual(holding.held, 300_000_000n)
+      const plan = yield* call("claims", "createPlan", {
+        body: {
+          feeClaimer: stranger,
+          tokenMint: token.mint,
+          transactionFormat: "v1",
+          source: { kind: "holding", authority: holding.authority }
+        }
+      })
+      assert.strictEqual(plan.status, 200)
+      const decoded = decodeSuccess("claims", "createPlan", plan) as { operation: { kind: string } }
+      assert.strictEqual(decoded.operation.kind, "holding_claim")
     }).pipe(Effect.provide(Sandbox.layer())))
 })

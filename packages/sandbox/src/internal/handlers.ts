@@ -111,6 +111,7 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
           ({ payload }) => op("sandbox.createFeeShareConfig", market.createFeeShareConfig(payload))
         )
         .handle("airdrop", ({ payload }) => op("sandbox.airdrop", market.airdrop(payload)))
+        .handle("createHolding", ({ payload }) => op("sandbox.createHolding", market.createHolding(payload)))
         .handle("advanceSlots", ({ payload }) => op("sandbox.advanceSlots", market.advanceSlots(payload)))
         .handle("state", () => market.state)
         .handle("enableMfa", ({ payload }) => accounts.enableMfa(payload.wallet))
