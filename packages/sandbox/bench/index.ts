@@ -4,8 +4,15 @@
  * thread; the load generator (keep-alive connections, fixed concurrency) runs in a worker
  * thread so that it does not compete for the servers' event loop.
  *
+ * A reference row measures the platform's floor in the same rounds: `HttpApiBuilder` on
+ * `NodeHttpServer` serving the domain's own `AnalyticsGroup` (API-key security and query
+ * decoding included) with a handler that answers at once, and no rate limits, envelope
+ * middleware or market. What the sandbox costs above that row is the sandbox's own.
+ *
  * Run: npm run bench -w @feeshare/sandbox
  */
+import { HttpApi, HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@feeshare/domain"
 import { Effect, Layer, Redacted } from "effect"
 import { createServer, type Server } from "node:http"
@@ -70,6 +77,31 @@ const bare = (body: string) =>
       })
   )
 
+class FloorApi extends HttpApi.make("floor").add(Api.AnalyticsGroup) {}
+
+/** The reference: the builder and the Node server alone, on a port of their own. */
+const floor = (lifetimeFees: bigint) =>
+  Effect.gen(function*() {
+    const handlers = HttpApiBuilder.group(FloorApi, "analytics", (h) =>
+      h
+        .handle("lifetimeFees", () => Effect.succeed(lifetimeFees))
+        .handle("claimStats", () => Effect.succeed([]))
+        .handle("pools", () => Effect.succeed([])))
+    const apiKey = Layer.succeed(
+      Api.ApiKey,
+      Api.ApiKey.of({ apiKey: () => Effect.succeed({ userId: "floor", keyId: "floor" }) })
+    )
+    const served = HttpApiBuilder.serve().pipe(
+      HttpMiddleware.withTracerDisabledWhen(() => true),
+      Layer.provide(HttpApiBuilder.api(FloorApi).pipe(Layer.provide(handlers), Layer.provide(apiKey))),
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    )
+    const context = yield* Layer.build(served)
+    const address = HttpServer.HttpServer.pipe(Effect.map((server) => server.address), Effect.provide(context))
+    const bound = yield* address
+    return bound._tag === "TcpAddress" ? bound.port : 0
+  })
+
 const program = Effect.gen(function*() {
   const info = yield* SandboxInfo
   const apiKey = Redacted.value(info.demoApiKey)
@@ -87,28 +119,36 @@ const program = Effect.gen(function*() {
   const body = yield* Effect.promise(() => fetch(sandboxUrl, { headers }).then((r) => r.text()))
   const server = yield* bare(body)
   const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`
+  const fees = (JSON.parse(body) as { response: string }).response
+  const floorUrl = `http://127.0.0.1:${yield* floor(BigInt(fees))}${path}`
+  const floorBody = yield* Effect.promise(() => fetch(floorUrl, { headers }).then((r) => r.text()))
+  if (floorBody !== body) return yield* Effect.die(`the reference answers ${floorBody}, the sandbox ${body}`)
 
   yield* load(bareUrl, headers, warmupMillis)
   yield* load(sandboxUrl, headers, warmupMillis)
-  const results: Array<{ bare: number; sandbox: number; failed: number }> = []
+  yield* load(floorUrl, headers, warmupMillis)
+  const results: Array<{ bare: number; sandbox: number; floor: number; failed: number }> = []
   for (let i = 0; i < rounds; i++) {
     const b = yield* load(bareUrl, headers, measureMillis)
     const s = yield* load(sandboxUrl, headers, measureMillis)
-    results.push({ bare: rate(b), sandbox: rate(s), failed: b.failed + s.failed })
+    const f = yield* load(floorUrl, headers, measureMillis)
+    results.push({ bare: rate(b), sandbox: rate(s), floor: rate(f), failed: b.failed + s.failed + f.failed })
   }
   const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const bareRate = median(results.map((r) => r.bare))
   const sandboxRate = median(results.map((r) => r.sandbox))
+  const floorRate = median(results.map((r) => r.floor))
   const failed = results.reduce((n, r) => n + r.failed, 0)
   const pad = (text: string, n: number) => text.padEnd(n)
   const line = (name: string, value: number) =>
-    `| ${pad(name, 40)} | ${pad(value.toFixed(0), 10)} | ${pad((value / bareRate).toFixed(2), 6)} |`
+    `| ${pad(name, 48)} | ${pad(value.toFixed(0), 10)} | ${pad((value / bareRate).toFixed(2), 6)} |`
   console.log(`GET ${Api.AnalyticsGroup.endpoints.lifetimeFees.path}: ${connections} keep-alive connections, ` +
     `${rounds} rounds of ${measureMillis / 1000} s, median (body ${body.length} bytes, ${failed} non-200)`)
-  console.log(`| ${pad("server", 40)} | ${pad("req/s", 10)} | ${pad("ratio", 6)} |`)
-  console.log(`|${"-".repeat(42)}|${"-".repeat(12)}|${"-".repeat(8)}|`)
+  console.log(`| ${pad("server", 48)} | ${pad("req/s", 10)} | ${pad("ratio", 6)} |`)
+  console.log(`|${"-".repeat(50)}|${"-".repeat(12)}|${"-".repeat(8)}|`)
   console.log(line("bare node:http (baseline)", bareRate))
   console.log(line("sandbox (HttpApiBuilder + limits + auth)", sandboxRate))
+  console.log(line("reference: HttpApiBuilder + NodeHttpServer alone", floorRate))
   console.log(`target >= 0.50: ${sandboxRate / bareRate >= 0.5 ? "met" : "NOT met"}`)
 })
 

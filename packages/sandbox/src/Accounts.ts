@@ -10,7 +10,7 @@ import type { AgentAuth, Identity } from "@feeshare/domain"
 import { BadRequest, NotFound } from "@feeshare/domain/FeeShareError"
 import { base58, type PublicKey, toBytes } from "@feeshare/domain/PublicKey"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import { createHash, createPublicKey, verify } from "node:crypto"
+import * as Crypto from "node:crypto"
 import * as Seeded from "./internal/seeded.js"
 import * as Options from "./Options.js"
 import * as Totp from "./Totp.js"
@@ -118,14 +118,17 @@ interface Pending {
   attempts: number
 }
 
-const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex")
+// the one-shot `crypto.hash` (Node >= 20.12) is about twice as fast as a `Hash` object per call
+const sha256Hex: (text: string) => string = typeof Crypto.hash === "function"
+  ? (text) => Crypto.hash("sha256", text, "hex")
+  : (text) => Crypto.createHash("sha256").update(text).digest("hex")
 
 const spkiPrefix = Buffer.from("302a300506032b6570032100", "hex")
 
 const verifyEd25519 = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
   try {
-    const key = createPublicKey({ key: Buffer.concat([spkiPrefix, publicKey]), format: "der", type: "spki" })
-    return verify(null, message, key, signature)
+    const key = Crypto.createPublicKey({ key: Buffer.concat([spkiPrefix, publicKey]), format: "der", type: "spki" })
+    return Crypto.verify(null, message, key, signature)
   } catch {
     return false
   }

@@ -1,8 +1,9 @@
 /**
  * Sliding-window rate limits: a log of admitted request times per bucket (a user, an IP,
- * the agent-auth operations of an IP). A request is admitted only when every bucket it
- * counts against has room, and then it is recorded in all of them, in one synchronous step,
- * so concurrent requests can never be admitted past a limit.
+ * the agent-auth operations of an IP), with the requests of one millisecond counted in one
+ * entry. A request is admitted only when every bucket it counts against has room, and then it
+ * is recorded in all of them, in one synchronous step, so concurrent requests can never be
+ * admitted past a limit.
  *
  * @since 0.1.0
  */
@@ -25,7 +26,8 @@ export interface Bucket {
 
 /**
  * The outcome for one request: `info` describes the most constrained bucket (what the
- * `X-RateLimit-*` headers and a 429 body report); `bucket` names it.
+ * `X-RateLimit-*` headers and a 429 body report); `bucket` names it. `limit`, `remaining`
+ * and `resetAt` are the numbers of `info`, readable without building it.
  *
  * @since 0.1.0
  * @category models
@@ -34,6 +36,10 @@ export interface Decision {
   readonly admitted: boolean
   readonly bucket: string
   readonly info: RateLimitInfo
+  readonly limit: number
+  readonly remaining: number
+  /** Unix time in seconds. */
+  readonly resetAt: number
 }
 
 /**
@@ -58,21 +64,59 @@ export declare namespace RateLimiter {
   }
 }
 
-/** Admission times of one bucket, oldest first; `head` skips the expired prefix. */
+/**
+ * Admissions of one bucket, oldest first, run-length encoded: `counts[i]` requests were
+ * admitted at `times[i]` (requests in the same millisecond share one entry). `head` skips
+ * the expired prefix; `total` is the number of admissions still in the window.
+ */
 interface Log {
   times: Array<number>
+  counts: Array<number>
   head: number
+  total: number
 }
 
 const prune = (log: Log, cutoff: number): void => {
-  while (log.head < log.times.length && log.times[log.head]! <= cutoff) log.head++
+  while (log.head < log.times.length && log.times[log.head]! <= cutoff) {
+    log.total -= log.counts[log.head]!
+    log.head++
+  }
   if (log.head > 1024 && log.head * 2 > log.times.length) {
     log.times = log.times.slice(log.head)
+    log.counts = log.counts.slice(log.head)
     log.head = 0
   }
 }
 
-const count = (log: Log): number => log.times.length - log.head
+const record = (log: Log, now: number): void => {
+  const last = log.times.length - 1
+  if (last >= log.head && log.times[last] === now) log.counts[last]!++
+  else {
+    log.times.push(now)
+    log.counts.push(1)
+  }
+  log.total++
+}
+
+class DecisionImpl implements Decision {
+  private cached: RateLimitInfo | undefined = undefined
+  constructor(
+    readonly admitted: boolean,
+    readonly bucket: string,
+    readonly limit: number,
+    readonly remaining: number,
+    readonly resetAt: number
+  ) {}
+  get info(): RateLimitInfo {
+    if (this.cached === undefined) {
+      this.cached = new RateLimitInfo(
+        { limit: this.limit, remaining: this.remaining, resetAt: this.resetAt },
+        { disableValidation: true }
+      )
+    }
+    return this.cached
+  }
+}
 
 /**
  * A new, empty set of logs.
@@ -82,46 +126,59 @@ const count = (log: Log): number => log.times.length - log.head
  */
 export const makeUnsafe = (): RateLimiter.Service => {
   const logs = new Map<string, Log>()
+  // the logs of the buckets of the current call (admitAt is synchronous: one call at a time)
+  const current: Array<Log> = []
+  const logOf = (key: string): Log => {
+    let log = logs.get(key)
+    if (log === undefined) {
+      log = { times: [], counts: [], head: 0, total: 0 }
+      logs.set(key, log)
+    }
+    return log
+  }
   const admitAt = (buckets: ReadonlyArray<Bucket>, now: number): Decision => {
-    const states = buckets.map((bucket) => {
-      let log = logs.get(bucket.key)
-      if (log === undefined) {
-        log = { times: [], head: 0 }
-        logs.set(bucket.key, log)
-      }
+    const n = buckets.length
+    let admitted = true
+    for (let i = 0; i < n; i++) {
+      const bucket = buckets[i]!
+      const log = logOf(bucket.key)
       prune(log, now - bucket.windowMillis)
-      return { bucket, log }
-    })
-    const admitted = states.every(({ bucket, log }) => count(log) < bucket.limit)
-    if (admitted) for (const { log } of states) log.times.push(now)
+      if (log.total >= bucket.limit) admitted = false
+      current[i] = log
+    }
+    if (admitted) for (let i = 0; i < n; i++) record(current[i]!, now)
     // the reported bucket: the first full one when refused; else the visible one with the fewest left
-    const left = (state: (typeof states)[number]) => state.bucket.limit - count(state.log)
-    let reported = admitted ? undefined : states.find((state) => left(state) <= 0)
-    if (reported === undefined) {
-      for (const state of states) {
-        if (state.bucket.hidden === true) continue
-        if (reported === undefined || left(state) < left(reported)) reported = state
+    let reported = -1
+    if (!admitted) {
+      for (let i = 0; i < n && reported < 0; i++) if (buckets[i]!.limit - current[i]!.total <= 0) reported = i
+    }
+    if (reported < 0) {
+      let fewest = Infinity
+      for (let i = 0; i < n; i++) {
+        if (buckets[i]!.hidden === true) continue
+        const left = buckets[i]!.limit - current[i]!.total
+        if (left < fewest) {
+          fewest = left
+          reported = i
+        }
       }
     }
-    if (reported === undefined) {
-      return {
-        admitted: true,
-        bucket: "",
-        info: new RateLimitInfo({ limit: 0, remaining: 0, resetAt: Math.ceil(now / 1000) }, { disableValidation: true })
-      }
+    if (reported < 0) {
+      current.length = 0
+      return new DecisionImpl(true, "", 0, 0, Math.ceil(now / 1000))
     }
-    const { bucket, log } = reported
-    const used = count(log)
+    const bucket = buckets[reported]!
+    const log = current[reported]!
+    current.length = 0
+    const used = log.total
     const oldest = used === 0 ? now : log.times[log.head]!
-    return {
+    return new DecisionImpl(
       admitted,
-      bucket: bucket.key,
-      info: new RateLimitInfo({
-        limit: bucket.limit,
-        remaining: Math.max(0, bucket.limit - used),
-        resetAt: Math.ceil((oldest + bucket.windowMillis) / 1000)
-      }, { disableValidation: true })
-    }
+      bucket.key,
+      bucket.limit,
+      Math.max(0, bucket.limit - used),
+      Math.ceil((oldest + bucket.windowMillis) / 1000)
+    )
   }
   return {
     admitAt,

@@ -7,7 +7,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Api, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
-import { Cause, Clock, Effect, Option } from "effect"
+import { Cause, Clock, Context, DefaultServices, Effect, type Fiber, Option } from "effect"
 import { Accounts } from "../Accounts.js"
 import type * as Options from "../Options.js"
 import { type Bucket, RateLimiter } from "../RateLimiter.js"
@@ -125,6 +125,10 @@ const clientIp = (request: HttpServerRequest.HttpServerRequest): string => {
  * and every failure (decode errors, unknown routes, handler failures, defects) as an
  * envelope. The sandbox-only routes and the mounted paths (`/rpc`) skip the limits and the
  * injected faults (the mounted paths still get the latency).
+ *
+ * It runs for every request, so its decision is plain synchronous code inside one
+ * `withFiberRuntime` (the request and the `Clock` are read from the fiber), and the app is
+ * wrapped in a single `matchCauseEffect`: no generator, no per-request `Effect` chain.
  */
 export const layer = (options: Options.Options, routes: Routes.Table, unmeteredPaths: ReadonlySet<string>) =>
   HttpApiBuilder.middleware(Effect.gen(function*() {
@@ -148,69 +152,132 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       return undefined
     }
 
+    // the buckets are the same objects for the same key: no allocation per request
+    const userBuckets = new Map<string, Bucket>()
+    const ipBuckets = new Map<string, Bucket>()
+    const agentBuckets = new Map<string, Bucket>()
+    const bucketOf = (cache: Map<string, Bucket>, key: string, make: (key: string) => Bucket): Bucket => {
+      let bucket = cache.get(key)
+      if (bucket === undefined) {
+        bucket = make(key)
+        cache.set(key, bucket)
+      }
+      return bucket
+    }
+    const userBucket = (userId: string) => ({
+      key: `user:${userId}`,
+      limit: options.rateLimit,
+      windowMillis: options.rateWindowMillis
+    })
+    const ipBucket = (ip: string) => ({ key: `ip:${ip}`, limit: options.rateLimit, windowMillis: options.rateWindowMillis })
+    const agentBucket = (ip: string) => ({
+      key: `agent:${ip}`,
+      limit: options.agentAuthLimit,
+      windowMillis: options.agentAuthWindowMillis,
+      hidden: true
+    })
+
+    /** Runs `app`; its answer, or any failure of it as an envelope, gets `headers`. */
+    const guarded = (
+      app: HttpApp.Default,
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route | undefined,
+      headers: Record<string, string> | undefined
+    ): HttpApp.Default =>
+      Effect.matchCauseEffect(app, {
+        onFailure: (cause) =>
+          headers === undefined
+            ? toResponse(cause, request, route)
+            : Effect.map(
+              toResponse(cause, request, route),
+              (response) => HttpServerResponse.setHeaders(response, headers)
+            ),
+        onSuccess: (response) =>
+          Effect.succeed(headers === undefined ? response : HttpServerResponse.setHeaders(response, headers))
+      })
+
+    /** The metered path: the budgets, the burst and injected faults, then the app. */
+    const metered = (
+      app: HttpApp.Default,
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route | undefined,
+      now: number
+    ): HttpApp.Default => {
+      const ip = clientIp(request)
+      const agentAuth = route?.group === agentAuthGroup
+      let user: Bucket | undefined
+      const apiKey = request.headers[Api.apiKeyHeader]
+      if (apiKey !== undefined && !agentAuth) {
+        const owner = accounts.resolve(apiKey)
+        if (Option.isSome(owner)) user = bucketOf(userBuckets, owner.value.userId, userBucket)
+      }
+      const ipB = bucketOf(ipBuckets, ip, ipBucket)
+      const buckets: ReadonlyArray<Bucket> = agentAuth
+        ? [ipB, bucketOf(agentBuckets, ip, agentBucket)]
+        : user === undefined
+        ? [ipB]
+        : [user, ipB]
+
+      if (bursts < options.burst429) {
+        bursts++
+        return Effect.succeed(rateLimited(
+          messages.burst,
+          RateLimit.RateLimitInfo.make({ limit: options.rateLimit, remaining: 0, resetAt: Math.ceil(now / 1000) + 1 })
+        ))
+      }
+      const decision = limiter.admitAt(buckets, now)
+      if (!decision.admitted) {
+        return Effect.succeed(rateLimited(
+          decision.bucket.startsWith("agent:") ? messages.agentAuthLimited : messages.rateLimited,
+          decision.info
+        ))
+      }
+      const headers = {
+        [RateLimit.headerNames.limit]: String(decision.limit),
+        [RateLimit.headerNames.remaining]: String(decision.remaining),
+        [RateLimit.headerNames.reset]: String(decision.resetAt)
+      }
+      const status = pickInjected()
+      if (status === 429) return Effect.succeed(rateLimited(messages.rateLimited, decision.info))
+      return status === undefined
+        ? guarded(app, request, route, headers)
+        : Effect.succeed(HttpServerResponse.setHeaders(failure(status, messages.injected(status), route), headers))
+    }
+
     const handle = (
       app: HttpApp.Default,
+      fiber: Fiber.RuntimeFiber<unknown, unknown>,
       request: HttpServerRequest.HttpServerRequest,
       path: string,
       route: Routes.Route | undefined
-    ) =>
-      Effect.gen(function*() {
-        const guarded = app.pipe(Effect.catchAllCause((cause) => toResponse(cause, request, route)))
-        const unmetered = route?.group === "sandbox" || path.startsWith(`${SandboxApi.prefix}/`)
-        if (options.latencyMillis > 0 && !unmetered) yield* Effect.sleep(options.latencyMillis)
-        if (unmetered || unmeteredPaths.has(path)) return yield* guarded
-
-        const now = yield* Clock.currentTimeMillis
-        const ip = clientIp(request)
-        const buckets: Array<Bucket> = [{ key: `ip:${ip}`, limit: options.rateLimit, windowMillis: options.rateWindowMillis }]
-        const apiKey = request.headers[Api.apiKeyHeader]
-        if (apiKey !== undefined && route?.group !== agentAuthGroup) {
-          const owner = accounts.resolve(apiKey)
-          if (Option.isSome(owner)) {
-            buckets.unshift({
-              key: `user:${owner.value.userId}`,
-              limit: options.rateLimit,
-              windowMillis: options.rateWindowMillis
-            })
-          }
-        }
-        if (route?.group === agentAuthGroup) {
-          buckets.push({
-            key: `agent:${ip}`,
-            limit: options.agentAuthLimit,
-            windowMillis: options.agentAuthWindowMillis,
-            hidden: true
-          })
-        }
-
-        if (bursts < options.burst429) {
-          bursts++
-          return rateLimited(
-            messages.burst,
-            RateLimit.RateLimitInfo.make({ limit: options.rateLimit, remaining: 0, resetAt: Math.ceil(now / 1000) + 1 })
-          )
-        }
-        const decision = limiter.admitAt(buckets, now)
-        if (!decision.admitted) {
-          return rateLimited(
-            decision.bucket.startsWith("agent:") ? messages.agentAuthLimited : messages.rateLimited,
-            decision.info
-          )
-        }
-        const headers = RateLimit.toHeaders(decision.info)
-        const status = pickInjected()
-        if (status === 429) return rateLimited(messages.rateLimited, decision.info)
-        const response = status === undefined
-          ? yield* guarded
-          : failure(status, messages.injected(status), route)
-        return HttpServerResponse.setHeaders(response, headers)
-      })
+    ): HttpApp.Default => {
+      if (route?.group === "sandbox" || path.startsWith(`${SandboxApi.prefix}/`) || unmeteredPaths.has(path)) {
+        return guarded(app, request, route, undefined)
+      }
+      const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
+      return metered(app, request, route, clock.unsafeCurrentTimeMillis())
+    }
 
     return (app: HttpApp.Default): HttpApp.Default =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
         const path = Routes.pathOf(request.url)
         const route = routes.get(Routes.key(request.method, path))
-        // a defect of this middleware itself is an envelope too
-        return Effect.catchAllCause(handle(app, request, path, route), (cause) => toResponse(cause, request, route))
+        const unmetered = route?.group === "sandbox" || path.startsWith(`${SandboxApi.prefix}/`)
+        try {
+          if (options.latencyMillis > 0 && !unmetered) {
+            // the mounted paths get the latency too; the budgets are read after it
+            return Effect.zipRight(
+              Effect.sleep(options.latencyMillis),
+              Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>(
+                (after) => handle(app, after, request, path, route)
+              )
+            ).pipe(Effect.catchAllCause((cause) => toResponse(cause, request, route)))
+          }
+          return handle(app, fiber, request, path, route)
+        } catch (defect) {
+          // a defect of this middleware itself is an envelope too
+          return toResponse(Cause.die(defect), request, route)
+        }
       })
   }))

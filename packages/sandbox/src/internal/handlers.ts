@@ -6,6 +6,7 @@ import { Accounts } from "../Accounts.js"
 import type * as EvmFixtures from "../EvmFixtures.js"
 import { Market, type Rejection } from "../Market.js"
 import { SandboxApi } from "../SandboxApi.js"
+import { respond } from "./respond.js"
 
 /** The served API: the service's contract plus the sandbox-only operations. */
 export class FullApi extends Api.Api.addHttpApi(SandboxApi) {}
@@ -24,6 +25,33 @@ export const fromRejection = (operation: string) => (rejection: Rejection) => {
       return new BadRequest(fields)
   }
 }
+
+/** Each endpoint's success as a finished response (see `respond`). */
+const claims = {
+  createPlan: respond(Api.ClaimsGroup, "createPlan"),
+  positions: respond(Api.ClaimsGroup, "positions"),
+  vaults: respond(Api.ClaimsGroup, "vaults")
+}
+const feeShare = {
+  updateConfig: respond(Api.FeeShareGroup, "updateConfig"),
+  partnerClaim: respond(Api.FeeShareGroup, "partnerClaim"),
+  adminList: respond(Api.FeeShareGroup, "adminList")
+}
+const launch = { createTransaction: respond(Api.LaunchGroup, "createTransaction") }
+const trade = { quote: respond(Api.TradeGroup, "quote"), swap: respond(Api.TradeGroup, "swap") }
+const analytics = {
+  lifetimeFees: respond(Api.AnalyticsGroup, "lifetimeFees"),
+  claimStats: respond(Api.AnalyticsGroup, "claimStats"),
+  pools: respond(Api.AnalyticsGroup, "pools")
+}
+const evm = {
+  indexTokenStatus: respond(Api.EvmGroup, "indexTokenStatus"),
+  claimablePositions: respond(Api.EvmGroup, "claimablePositions"),
+  creationFee: respond(Api.EvmGroup, "creationFee")
+}
+const identity = { me: respond(Api.IdentityGroup, "me") }
+const agentAuth = { init: respond(Api.AgentAuthGroup, "init"), callback: respond(Api.AgentAuthGroup, "callback") }
+const system = { ping: respond(Api.SystemGroup, "ping") }
 
 const op = <A, R>(operation: string, effect: Effect.Effect<A, Rejection, R>) =>
   Effect.mapError(effect, fromRejection(operation))
@@ -50,54 +78,84 @@ export const ApiKeyLive = Layer.effect(
 const ClaimsLive = HttpApiBuilder.group(FullApi, "claims", (handlers) =>
   Effect.map(Market, (market) =>
     handlers
-      .handle("createPlan", ({ payload }) => op("claims.createPlan", market.createPlan(payload)))
-      .handle("positions", ({ urlParams }) => op("claims.positions", market.positions(urlParams.wallet)))
-      .handle("vaults", ({ urlParams }) => op("claims.vaults", market.vaults(urlParams.wallet)))))
+      .handle("createPlan", ({ payload }) => claims.createPlan(op("claims.createPlan", market.createPlan(payload))))
+      .handle("positions", ({ urlParams }) => claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
+      .handle("vaults", ({ urlParams }) => claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))))
 
 const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
   Effect.map(Market, (market) =>
     handlers
-      .handle("updateConfig", ({ payload }) => op("feeShare.updateConfig", market.updateConfig(payload)))
-      .handle("partnerClaim", ({ payload }) => op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
-      .handle("adminList", ({ urlParams }) => op("feeShare.adminList", market.adminList(urlParams.wallet)))))
+      .handle(
+        "updateConfig",
+        ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
+      )
+      .handle(
+        "partnerClaim",
+        ({ payload }) => feeShare.partnerClaim(op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
+      )
+      .handle(
+        "adminList",
+        ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
+      )))
 
 const LaunchLive = HttpApiBuilder.group(FullApi, "launch", (handlers) =>
   Effect.map(Market, (market) =>
-    handlers.handle("createTransaction", ({ payload }) => op("launch.createTransaction", market.launch(payload)))))
+    handlers.handle(
+      "createTransaction",
+      ({ payload }) => launch.createTransaction(op("launch.createTransaction", market.launch(payload)))
+    )))
 
 const TradeLive = HttpApiBuilder.group(FullApi, "trade", (handlers) =>
   Effect.map(Market, (market) =>
     handlers
-      .handle("quote", ({ urlParams }) => op("trade.quote", market.quote(urlParams)))
-      .handle("swap", ({ payload }) => op("trade.swap", market.swap(payload)))))
+      .handle("quote", ({ urlParams }) => trade.quote(op("trade.quote", market.quote(urlParams))))
+      .handle("swap", ({ payload }) => trade.swap(op("trade.swap", market.swap(payload))))))
 
 const AnalyticsLive = HttpApiBuilder.group(FullApi, "analytics", (handlers) =>
   Effect.map(Market, (market) =>
     handlers
-      .handle("lifetimeFees", ({ urlParams }) => op("analytics.lifetimeFees", market.lifetimeFees(urlParams.tokenMint)))
-      .handle("claimStats", ({ urlParams }) => op("analytics.claimStats", market.claimStats(urlParams.tokenMint)))
-      .handle("pools", ({ urlParams }) => op("analytics.pools", market.pools(urlParams.onlyMigrated ?? false)))))
+      .handle(
+        "lifetimeFees",
+        ({ urlParams }) =>
+          analytics.lifetimeFees(op("analytics.lifetimeFees", market.lifetimeFees(urlParams.tokenMint)))
+      )
+      .handle(
+        "claimStats",
+        ({ urlParams }) => analytics.claimStats(op("analytics.claimStats", market.claimStats(urlParams.tokenMint)))
+      )
+      .handle(
+        "pools",
+        ({ urlParams }) => analytics.pools(op("analytics.pools", market.pools(urlParams.onlyMigrated ?? false)))
+      )))
 
 const evmLive = (fixtures: EvmFixtures.Fixtures) =>
   HttpApiBuilder.group(FullApi, "evm", (handlers) =>
     handlers
-      .handle("indexTokenStatus", ({ payload }) => Effect.sync(() => fixtures.indexStatus(payload.tokenAddresses)))
-      .handle("claimablePositions", ({ urlParams }) => Effect.sync(() => fixtures.positions(urlParams.owner)))
-      .handle("creationFee", () => Effect.succeed({ creationFeeWei: fixtures.creationFeeWei })))
+      .handle(
+        "indexTokenStatus",
+        ({ payload }) => evm.indexTokenStatus(Effect.sync(() => fixtures.indexStatus(payload.tokenAddresses)))
+      )
+      .handle(
+        "claimablePositions",
+        ({ urlParams }) => evm.claimablePositions(Effect.sync(() => fixtures.positions(urlParams.owner)))
+      )
+      .handle("creationFee", () => evm.creationFee(Effect.succeed({ creationFeeWei: fixtures.creationFeeWei }))))
 
 const IdentityLive = HttpApiBuilder.group(FullApi, "identity", (handlers) =>
   Effect.map(Accounts, (accounts) =>
     handlers.handle("me", () =>
-      Effect.flatMap(Api.Account, (account) => Effect.map(accounts.user(account.userId), (user) => ({ user }))))))
+      identity.me(
+        Effect.flatMap(Api.Account, (account) => Effect.map(accounts.user(account.userId), (user) => ({ user })))
+      ))))
 
 const AgentAuthLive = HttpApiBuilder.group(FullApi, "agentAuth", (handlers) =>
   Effect.map(Accounts, (accounts) =>
     handlers
-      .handle("init", ({ payload }) => accounts.init(payload.address))
-      .handle("callback", ({ payload }) => accounts.callback(payload))))
+      .handle("init", ({ payload }) => agentAuth.init(accounts.init(payload.address)))
+      .handle("callback", ({ payload }) => agentAuth.callback(accounts.callback(payload)))))
 
 const SystemLive = HttpApiBuilder.group(FullApi, "system", (handlers) =>
-  handlers.handle("ping", () => Effect.succeed({ message: "pong" })))
+  handlers.handle("ping", () => system.ping(Effect.succeed({ message: "pong" }))))
 
 const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
   HttpApiBuilder.group(FullApi, "sandbox", (handlers) =>
