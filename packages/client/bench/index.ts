@@ -1,7 +1,10 @@
 /**
  * `analytics.lifetimeFees` through the client vs raw `fetch` + `JSON.parse`, against the same
  * local server in the same run: median sequential latency, and throughput with 32 concurrent
- * callers. Prints a ratio table (client / baseline).
+ * callers. Prints a ratio table (client / baseline). The sides take turns in short rounds
+ * (latency: 20 rounds; throughput: 9 rounds, median) so that the load of a shared machine
+ * hits them alike; the CPU time per sequential call (the whole process, the server's share
+ * included) is printed too, as it is less sensitive to that load than wall time.
  *
  * Run: `npm run bench -w @feeshare/client`
  */
@@ -16,7 +19,9 @@ import { FeeShareClient } from "../src/index.js"
 const sequentialCalls = Number(process.env.BENCH_CALLS ?? 2000)
 const rounds = 20
 const concurrency = 32
-const concurrentCalls = Number(process.env.BENCH_CONCURRENT_CALLS ?? 8000)
+/** Calls per throughput round (all callers together). */
+const concurrentCalls = Number(process.env.BENCH_CONCURRENT_CALLS ?? 2048)
+const throughputRounds = 9
 
 const tokenMint = PublicKey.fromBytes(new Uint8Array(32).fill(2))
 const body = JSON.stringify({ success: true, response: "1152921504606846983" })
@@ -73,6 +78,8 @@ const main = async () => {
     readonly call: Effect.Effect<unknown, unknown>
     readonly latency: Array<number>
     readonly rates: Array<number>
+    /** CPU microseconds per sequential call, per round. */
+    readonly cpu: Array<number>
   }
   const clients: Array<Side> = await Promise.all(transports.map(async ([name, layer]): Promise<Side> => {
     const runtime = ManagedRuntime.make(
@@ -81,15 +88,24 @@ const main = async () => {
       )
     )
     const client = await runtime.runPromise(FeeShareClient.FeeShareClient)
-    return { name, runtime, call: client.analytics.lifetimeFees({ tokenMint }), latency: [], rates: [] }
+    return { name, runtime, call: client.analytics.lifetimeFees({ tokenMint }), latency: [], rates: [], cpu: [] }
   }))
-  // for reference: the bare platform client on undici (no validation, envelope, limits, retries, timeout, span)
-  {
+  // for reference: the bare platform client on undici (no validation, envelope, limits, retries, timeout,
+  // span), with its own span per request (the default) and without it (as the client uses it)
+  for (const traced of [true, false]) {
     const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
-    const http = await runtime.runPromise(HttpClient.HttpClient)
+    const platform = await runtime.runPromise(HttpClient.HttpClient)
+    const http = traced ? platform : HttpClient.withTracerDisabledWhen(platform, () => true)
     const request = HttpClientRequest.get(url, { headers: { "x-api-key": "bench-key" }, acceptJson: true })
     const call = Effect.flatMap(http.execute(request), (response) => Effect.map(response.text, (text) => JSON.parse(text)))
-    clients.push({ name: "reference: bare NodeHttpClient + JSON.parse", runtime, call, latency: [], rates: [] })
+    clients.push({
+      name: `reference: bare NodeHttpClient + JSON.parse${traced ? "" : ", transport span off"}`,
+      runtime,
+      call,
+      latency: [],
+      rates: [],
+      cpu: []
+    })
   }
 
   // warm up every path (JIT, connection pools)
@@ -98,14 +114,22 @@ const main = async () => {
 
   // sequential latency, alternating short rounds so drift and load hit every side alike
   const rawSamples: Array<number> = []
+  const rawCpu: Array<number> = []
   const perRound = Math.ceil(sequentialCalls / rounds)
+  const cpuPerCall = (since: NodeJS.CpuUsage) => {
+    const used = process.cpuUsage(since)
+    return (used.user + used.system) / perRound
+  }
   for (let round = 0; round < rounds; round++) {
+    let cpu = process.cpuUsage()
     for (let i = 0; i < perRound; i++) {
       const start = performance.now()
       await raw()
       rawSamples.push(performance.now() - start)
     }
+    rawCpu.push(cpuPerCall(cpu))
     for (const client of clients) {
+      cpu = process.cpuUsage()
       await client.runtime.runPromise(Effect.gen(function*() {
         for (let i = 0; i < perRound; i++) {
           const start = performance.now()
@@ -113,6 +137,7 @@ const main = async () => {
           client.latency.push(performance.now() - start)
         }
       }))
+      client.cpu.push(cpuPerCall(cpu))
     }
   }
 
@@ -120,7 +145,7 @@ const main = async () => {
   const perCaller = Math.ceil(concurrentCalls / concurrency)
   const calls = perCaller * concurrency
   const rawRates: Array<number> = []
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < throughputRounds; round++) {
     let start = performance.now()
     await Promise.all(Array.from({ length: concurrency }, async () => {
       for (let i = 0; i < perCaller; i++) await raw()
@@ -137,6 +162,7 @@ const main = async () => {
 
   const rawLatency = median(rawSamples)
   const rawRate = median(rawRates)
+  const rawCpuPerCall = median(rawCpu)
   const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
   const micros = (millis: number) => `${(millis * 1000).toFixed(0)} µs`
   console.log(`@feeshare/client: analytics.lifetimeFees vs fetch + JSON.parse, same server, same run (node ${process.version})`)
@@ -145,6 +171,7 @@ const main = async () => {
   for (const client of clients) {
     const latency = median(client.latency)
     const rate = median(client.rates)
+    const cpu = median(client.cpu)
     console.log(row([
       client.name,
       `median latency, sequential (${rawSamples.length} calls)`,
@@ -155,11 +182,19 @@ const main = async () => {
     ]))
     console.log(row([
       client.name,
-      `throughput, ${concurrency} concurrent callers (${calls} calls, median of 3)`,
+      `throughput, ${concurrency} concurrent callers (${calls} calls, median of ${throughputRounds} rounds)`,
       `${rawRate.toFixed(0)} req/s`,
       `${rate.toFixed(0)} req/s`,
       `${(rate / rawRate).toFixed(2)}×`,
       "≥ 0.80×"
+    ]))
+    console.log(row([
+      client.name,
+      "CPU per sequential call (process, server included; median of rounds)",
+      micros(rawCpuPerCall / 1000),
+      micros(cpu / 1000),
+      `${(cpu / rawCpuPerCall).toFixed(2)}×`,
+      ""
     ]))
   }
   for (const client of clients) await client.runtime.dispose()

@@ -114,7 +114,11 @@ export declare namespace FeeShareClient {
     readonly baseUrl: string
     /** Sent as `x-api-key` to every operation except agent auth; absent: no key is sent. */
     readonly apiKey?: Redacted.Redacted<string> | undefined
-    /** Per-request time limit (default 30 s); exceeding it fails the attempt with `Timeout`. */
+    /**
+     * Per-request time limit (default 30 s), response body included; exceeding it cancels
+     * the request through its abort signal (which every `HttpClient.make` transport, fetch,
+     * undici and `node:http` included, honours) and fails the attempt with `Timeout`.
+     */
     readonly timeout?: Duration.DurationInput | undefined
     /**
      * Retries of 408/500/502/503/504, transport failures and timeouts (default: 5 attempts,
@@ -188,6 +192,9 @@ const bind = <G extends string>(groups: Built, name: G): GroupClient<G> => {
 /**
  * Builds the client. Its scope bounds one background fiber (the deadline watchdog of the
  * per-request time limit). Fails with `InvalidRequest` (field and rule) on bad options.
+ * The `HttpClient` must outlive the client: provide a scoped transport such as
+ * `NodeHttpClient.layerUndici` around everything that uses the client (or use `layer`), not
+ * to `make` alone, which would release its connection pool as soon as `make` returns.
  *
  * @since 0.1.0
  * @category constructors
@@ -224,8 +231,9 @@ export const make = (
       })
     }
     const settings: Executor.Settings = {
-      // one span per call is ours (named after the operation); the transport adds none
-      http: HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true),
+      // one span per call is ours (named after the operation); the transport adds none. Each
+      // request can be cancelled through its scope, which is how the time limit is enforced.
+      http: HttpClient.withScope(HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)),
       ...Executor.urls(options.baseUrl),
       apiKey: Option.fromNullable(options.apiKey),
       timeoutMillis,

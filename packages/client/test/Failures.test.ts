@@ -1,11 +1,12 @@
 import { FetchHttpClient, HttpServerResponse } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
-import { Deferred, Effect, Fiber, Option, Queue, SubscriptionRef, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Option, Queue, Stream, SubscriptionRef, TestClock } from "effect"
 import { FeeShareClient } from "../src/index.js"
 import * as F from "./fixtures.js"
-import { hang, json, makeClient, raw, reset, scripted, type Seen, success } from "./servers.js"
+import { baseUrl, hang, json, makeClient, raw, reset, scripted, type Seen, success } from "./servers.js"
 
 const once = { retry: { maxAttempts: 1 } }
 const lifetimeFees = (client: FeeShareClient.FeeShareClient.Service) =>
@@ -178,6 +179,36 @@ describe("failure envelopes map to the domain's failures by status", () => {
       }).pipe(Effect.provide(server))
     })
   })
+
+  it.scoped("the time limit covers a body that stalls after the headers, on fetch and on undici", () =>
+    Effect.gen(function*() {
+      const transports = [["fetch", FetchHttpClient.layer], ["undici", NodeHttpClient.layerUndici]] as const
+      for (const [name, transport] of transports) {
+        const started = yield* Deferred.make<void>()
+        const cancelled = yield* Deferred.make<void>()
+        const server = scripted([], () =>
+          Effect.succeed(HttpServerResponse.stream(
+            Stream.concat(
+              Stream.fromEffect(
+                Effect.as(Deferred.succeed(started, undefined), new TextEncoder().encode("{\"success\":"))
+              ),
+              Stream.never
+            ).pipe(Stream.ensuring(Deferred.succeed(cancelled, undefined))),
+            { contentType: "application/json", headers }
+          )))
+        yield* Effect.gen(function*() {
+          const url = yield* baseUrl
+          const client = yield* FeeShareClient.make({ baseUrl: url, timeout: "5 seconds", ...once })
+          const fiber = yield* Effect.fork(lifetimeFees(client))
+          yield* Deferred.await(started)
+          yield* TestClock.adjust("5 seconds")
+          const error = yield* Fiber.join(fiber)
+          assertInstanceOf(error, FeeShareError.Timeout, name)
+          assert.strictEqual(error.message, "no response within 5000 ms", name)
+          yield* Deferred.await(cancelled)
+        }).pipe(Effect.provide(server), Effect.provide(transport), Effect.scoped)
+      }
+    }))
 
   it.scoped("each attempt keeps its own deadline; a later request outlives an earlier one's timeout", () =>
     Effect.gen(function*() {

@@ -1,15 +1,30 @@
-import type { HttpClient, HttpClientResponse, HttpMethod } from "@effect/platform"
+import type { Headers, HttpClient, HttpClientError, HttpClientResponse, HttpMethod } from "@effect/platform"
 import { HttpClientRequest } from "@effect/platform"
 import { Api, Envelope, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
 import type { Schema } from "effect"
-import { Clock, Duration, Effect, Either, Equal, Option, Random, Redacted, SubscriptionRef } from "effect"
+import {
+  Cause,
+  Clock,
+  Context,
+  Duration,
+  Effect,
+  Either,
+  Exit,
+  Option,
+  Random,
+  Redacted,
+  Scope,
+  SubscriptionRef,
+  Tracer
+} from "effect"
 import type * as RateBudget from "../RateBudget.js"
 import * as RetryPolicy from "../RetryPolicy.js"
 import type { Watchdog } from "./watchdog.js"
 
 /** Everything an operation needs from its client, resolved once by `make`. */
 export interface Settings {
-  readonly http: HttpClient.HttpClient
+  /** The transport, each request's `AbortController` tied to the `Scope` provided to it. */
+  readonly http: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>
   /** `{base_url}` without a trailing slash. */
   readonly baseUrl: string
   /** `{root_url}`: `{base_url}` without its trailing `Api.basePath`. */
@@ -131,9 +146,14 @@ const describeCause = (cause: unknown): string => {
 }
 
 const isJsonMediaType = (contentType: string): boolean => {
+  if (contentType === "application/json" || contentType.startsWith("application/json;")) return true
   const mediaType = (contentType.split(";")[0] ?? "").trim().toLowerCase()
   return mediaType === "application/json" || mediaType.endsWith("+json")
 }
+
+/** Whether two snapshots say the same (instances are compared by value, without hashing). */
+const sameLimits = (a: RateLimit.RateLimitInfo, b: RateLimit.RateLimitInfo): boolean =>
+  a === b || (a.limit === b.limit && a.remaining === b.remaining && a.resetAt === b.resetAt)
 
 const withRateLimit = (info: RateLimit.RateLimitInfo | undefined) => info === undefined ? {} : { rateLimit: info }
 
@@ -156,16 +176,16 @@ export const make = (settings: Settings) => {
 
   const decodeBody = (
     op: Operation,
-    response: HttpClientResponse.HttpClientResponse,
+    headers: Headers.Headers,
     text: string,
     context: Envelope.ResponseContext
   ): Either.Either<unknown, FeeShareError.ApiFailure> => {
-    const contentType = response.headers["content-type"]
+    const contentType = headers["content-type"]
     if (contentType !== undefined && !isJsonMediaType(contentType)) {
       return Either.left(
         new FeeShareError.UnexpectedResponse({
-          status: response.status,
-          message: `expected a JSON response, got content type ${contentType} (status ${response.status})`,
+          status: context.status,
+          message: `expected a JSON response, got content type ${contentType} (status ${context.status})`,
           operation: op.operation,
           body: scrub(text).slice(0, Envelope.bodyPreviewLength),
           ...withRateLimit(context.rateLimit)
@@ -179,76 +199,128 @@ export const make = (settings: Settings) => {
       : decoded
   }
 
+  const readRateLimit = SubscriptionRef.get(settings.rateLimit)
+
   /** Publishes a new rate-limit snapshot; an identical one changes nothing. */
-  const publish = (snapshot: Option.Option<RateLimit.RateLimitInfo>) =>
+  const publish = (snapshot: RateLimit.RateLimitInfo) =>
     Effect.flatMap(
-      SubscriptionRef.get(settings.rateLimit),
-      (current) => Equal.equals(current, snapshot) ? Effect.void : SubscriptionRef.set(settings.rateLimit, snapshot)
+      readRateLimit,
+      (current) =>
+        Option.isSome(current) && sameLimits(current.value, snapshot)
+          ? Effect.void
+          : SubscriptionRef.set(settings.rateLimit, Option.some(snapshot))
     )
+
+  /**
+   * The rate-limit headers of a response, read by `RateLimit.fromHeaders`; the same three
+   * header values as the previous response give the same snapshot without reading them again.
+   */
+  let lastLimitHeaders: readonly [string, string, string] | undefined
+  let lastLimitInfo: Option.Option<RateLimit.RateLimitInfo> = Option.none()
+  const rateLimitOf = (headers: Headers.Headers) => {
+    const limit = headers[RateLimit.headerNames.limit]
+    const remaining = headers[RateLimit.headerNames.remaining]
+    const reset = headers[RateLimit.headerNames.reset]
+    if (limit === undefined || remaining === undefined || reset === undefined) return RateLimit.fromHeaders(headers)
+    const last = lastLimitHeaders
+    if (last !== undefined && last[0] === limit && last[1] === remaining && last[2] === reset) return lastLimitInfo
+    const info = RateLimit.fromHeaders(headers)
+    lastLimitHeaders = [limit, remaining, reset]
+    lastLimitInfo = info
+    return info
+  }
 
   const receive = (
     op: Operation,
     response: HttpClientResponse.HttpClientResponse,
-    text: string
+    text: string,
+    span: Tracer.Span
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> => {
-    const info = RateLimit.fromHeaders(response.headers)
-    const result = decodeBody(op, response, text, {
-      status: response.status,
+    // some transports compute `headers` on every access: read it once
+    const headers = response.headers
+    const status = response.status
+    const info = rateLimitOf(headers)
+    const result = decodeBody(op, headers, text, {
+      status,
       operation: op.operation,
       rateLimit: Option.getOrUndefined(info)
     })
     const snapshot = Option.isSome(info)
-      ? info
+      ? info.value
       : Either.isLeft(result) && result.left._tag === "RateLimited" && result.left.resetAt > 0
-      ? Option.some(
-        new RateLimit.RateLimitInfo({
-          limit: result.left.limit,
-          remaining: result.left.remaining,
-          resetAt: result.left.resetAt
-        }, { disableValidation: true })
-      )
-      : Option.none()
-    const annotations: Record<string, unknown> = { "http.response.status_code": response.status }
-    if (Option.isSome(snapshot)) annotations["feeshare.rate_limit.remaining"] = snapshot.value.remaining
-    return Effect.annotateCurrentSpan(annotations).pipe(
-      Effect.zipRight(Option.isSome(snapshot) ? publish(snapshot) : Effect.void),
-      Effect.zipRight(result)
-    )
+      ? new RateLimit.RateLimitInfo({
+        limit: result.left.limit,
+        remaining: result.left.remaining,
+        resetAt: result.left.resetAt
+      }, { disableValidation: true })
+      : undefined
+    span.attribute("http.response.status_code", status)
+    if (snapshot === undefined) return result
+    span.attribute("feeshare.rate_limit.remaining", snapshot.remaining)
+    return Effect.zipRight(publish(snapshot), result)
   }
 
+  const transportError = (op: Operation, error: HttpClientError.HttpClientError) =>
+    error._tag === "RequestError"
+      ? new FeeShareError.TransportError({
+        status: 0,
+        message: scrub(`request failed (${error.reason}): ${describeCause(error.cause) || error.message}`),
+        operation: op.operation
+      })
+      : new FeeShareError.TransportError({
+        status: error.response.status,
+        message: scrub(`reading the response failed: ${describeCause(error.cause) || error.message}`),
+        operation: op.operation
+      })
+
+  const timeout = (op: Operation) =>
+    new FeeShareError.Timeout({
+      status: 0,
+      message: `no response within ${settings.timeoutMillis} ms`,
+      operation: op.operation
+    })
+
+  /**
+   * One request and its response, on the caller's fiber, with the call's span as the parent
+   * span. The request's `AbortController` is tied to a scope of its own
+   * (`HttpClient.withScope`): the watchdog closes it at the deadline (the request fails and
+   * the attempt reports `Timeout`), and so does an interruption. A settled request leaves
+   * its scope to the garbage collector: there is nothing left to abort.
+   */
   const attempt = (
     op: Operation,
-    request: HttpClientRequest.HttpClientRequest
+    request: HttpClientRequest.HttpClientRequest,
+    span: Tracer.Span
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
-    settings.watchdog.run(
-      Effect.flatMap(settings.http.execute(request), (response) => Effect.map(response.text, (text) => ({ response, text }))),
-      () =>
-        new FeeShareError.Timeout({
-          status: 0,
-          message: `no response within ${settings.timeoutMillis} ms`,
-          operation: op.operation
-        })
-    ).pipe(
-      Effect.catchTags({
-        RequestError: (error) =>
-          Effect.fail(
-            new FeeShareError.TransportError({
-              status: 0,
-              message: scrub(`request failed (${error.reason}): ${describeCause(error.cause) || error.message}`),
-              operation: op.operation
-            })
-          ),
-        ResponseError: (error) =>
-          Effect.fail(
-            new FeeShareError.TransportError({
-              status: error.response.status,
-              message: scrub(`reading the response failed: ${describeCause(error.cause) || error.message}`),
-              operation: op.operation
-            })
-          )
-      }),
-      Effect.flatMap(({ response, text }) => receive(op, response, text))
-    )
+    Effect.flatMap(Scope.make(), (scope) =>
+      Effect.contextWithEffect((context: Context.Context<never>) => {
+        const close = Scope.close(scope, Exit.void)
+        const deadline = settings.watchdog.start(close)
+        const exchange = Effect.flatMap(
+          settings.http.execute(request),
+          (response) => Effect.map(response.text, (text) => ({ response, text }))
+        )
+        return Effect.uninterruptibleMask((restore) =>
+          Effect.matchCauseEffect(restore(exchange), {
+            onFailure: (cause) => {
+              deadline.done()
+              const failure = Cause.failureOrCause(cause)
+              const result = Either.isLeft(failure)
+                ? Effect.fail(deadline.timedOut ? timeout(op) : transportError(op, failure.left))
+                : Effect.failCause(failure.right)
+              // interrupted: cancel the request on the wire
+              return Cause.isInterrupted(cause) ? Effect.zipRight(close, result) : result
+            },
+            onSuccess: ({ response, text }) => {
+              deadline.done()
+              return restore(receive(op, response, text, span))
+            }
+          })
+        ).pipe(
+          // one context change for both: the call's span as parent, the request's scope
+          Effect.provide(Context.add(Context.add(context, Tracer.ParentSpan, span), Scope.Scope, scope))
+        )
+      }))
 
   const spent = (
     op: Operation,
@@ -303,6 +375,7 @@ export const make = (settings: Settings) => {
   const loop = (
     op: Operation,
     request: HttpClientRequest.HttpClientRequest,
+    span: Tracer.Span,
     first: FeeShareError.ApiFailure | undefined
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
     Effect.gen(function*() {
@@ -313,7 +386,7 @@ export const make = (settings: Settings) => {
       while (true) {
         if (failure === undefined) {
           // the last answer said the window is spent: wait for its reset instead of a sure 429
-          const known = yield* SubscriptionRef.get(settings.rateLimit)
+          const known = yield* readRateLimit
           if (Option.isSome(known) && known.value.remaining === 0) {
             const wait = known.value.resetAtMillis - (yield* Clock.currentTimeMillis)
             if (wait > 0) {
@@ -346,8 +419,8 @@ export const make = (settings: Settings) => {
             }
           }
           attempts++
-          const result = yield* Effect.either(attempt(op, request))
-          if (attempts > 1) yield* Effect.annotateCurrentSpan("feeshare.attempts", attempts)
+          const result = yield* Effect.either(attempt(op, request, span))
+          if (attempts > 1) span.attribute("feeshare.attempts", attempts)
           if (Either.isRight(result)) return result.right
           failure = result.left
         }
@@ -394,17 +467,26 @@ export const make = (settings: Settings) => {
    */
   const send = (
     op: Operation,
-    request: HttpClientRequest.HttpClientRequest
+    request: HttpClientRequest.HttpClientRequest,
+    span: Tracer.Span
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
-    Effect.flatMap(SubscriptionRef.get(settings.rateLimit), (known) =>
+    Effect.flatMap(readRateLimit, (known) =>
       Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
-        ? Effect.catchAll(attempt(op, request), (error) => loop(op, request, error))
-        : loop(op, request, undefined))
+        ? Effect.catchAll(
+          attempt(op, request, span),
+          (error) => Effect.withParentSpan(loop(op, request, span, error), span)
+        )
+        : Effect.withParentSpan(loop(op, request, span, undefined), span))
 
-  /** The function a client method calls: validate, build the request, send it. */
+  /**
+   * The function a client method calls: validate, build the request, send it inside the
+   * call's span. The span records no stack trace (it would point here, not at the caller),
+   * and the attempts set its attributes directly.
+   */
   return (op: Operation) => {
-    const span = {
-      kind: "client" as const,
+    const spanOptions: Tracer.SpanOptions = {
+      kind: "client",
+      captureStackTrace: false,
       attributes: { "feeshare.operation": op.operation, "http.request.method": op.method }
     }
     const base = HttpClientRequest.make(op.method)(op.url, { headers: op.headers, acceptJson: true })
@@ -420,7 +502,7 @@ export const make = (settings: Settings) => {
         if (Either.isLeft(encoded)) return Effect.fail(scrubInvalid(encoded.left))
         request = HttpClientRequest.bodyUnsafeJson(request, encoded.right)
       }
-      return Effect.withSpan(send(op, request), op.operation, span)
+      return Effect.useSpan(op.operation, spanOptions, (span) => send(op, request, span))
     }
   }
 }

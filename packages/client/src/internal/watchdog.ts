@@ -1,26 +1,40 @@
-import { Clock, Deferred, Duration, Effect, Exit, Fiber, type Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, type Scope } from "effect"
 
-interface Entry {
-  readonly deadline: number
-  readonly fiber: Fiber.RuntimeFiber<unknown, unknown>
+/** One attempt under a deadline. */
+export interface Deadline {
+  /** `true` once the deadline passed while the attempt was in flight (it has been cancelled). */
+  readonly timedOut: boolean
+  /** The attempt settled (or was interrupted): forget its deadline. */
+  readonly done: () => void
+}
+
+interface Entry extends Deadline {
+  readonly at: number
+  /** Cancels the attempt's request (closes the scope its `AbortController` is tied to). */
+  readonly cancel: Effect.Effect<void>
   timedOut: boolean
 }
 
-/** Runs effects with a time limit; one fiber per client keeps every deadline. */
+/** Keeps the deadline of every attempt of one client with one fiber. */
 export interface Watchdog {
-  readonly run: <A, E, E2>(effect: Effect.Effect<A, E>, onTimeout: () => E2) => Effect.Effect<A, E | E2>
+  /** Registers an attempt starting now; `cancel` runs if it is still in flight at its deadline. */
+  readonly start: (cancel: Effect.Effect<void>) => Deadline
 }
 
 /**
- * A per-request time limit without a timer per request: each attempt runs in a child fiber
- * and is registered with its deadline; one watchdog fiber (scoped to the client) sleeps until
- * the earliest deadline and interrupts whatever is still running then. All deadlines of a
- * client use the same limit, so registration order is deadline order.
+ * A per-request time limit without a timer or a fiber per request: each attempt registers
+ * its deadline and the way to cancel its request (the request's `AbortController`, tied to a
+ * scope by `HttpClient.withScope`); one watchdog fiber (scoped to the client) sleeps until
+ * the earliest deadline and cancels whatever is still in flight then. The attempt itself
+ * runs on the caller's fiber; the cancelled request fails, and the attempt reports
+ * `Timeout` because its deadline says so. All deadlines of a client use the same limit, so
+ * registration order is deadline order.
  */
 export const make = (timeoutMillis: number): Effect.Effect<Watchdog, never, Scope.Scope> =>
   Effect.gen(function*() {
     const inFlight = new Set<Entry>()
     let idle: Deferred.Deferred<void> | undefined
+    const clock = yield* Effect.clock
 
     const watch = Effect.gen(function*() {
       while (true) {
@@ -31,35 +45,33 @@ export const make = (timeoutMillis: number): Effect.Effect<Watchdog, never, Scop
           yield* Deferred.await(signal)
           continue
         }
-        const wait = first.value.deadline - (yield* Clock.currentTimeMillis)
+        const wait = first.value.at - (yield* Clock.currentTimeMillis)
         if (wait > 0) {
           yield* Effect.sleep(Duration.millis(wait))
           continue
         }
         inFlight.delete(first.value)
         first.value.timedOut = true
-        yield* Fiber.interruptFork(first.value.fiber)
+        yield* first.value.cancel
       }
     })
     yield* Effect.forkScoped(watch)
 
-    const run = <A, E, E2>(effect: Effect.Effect<A, E>, onTimeout: () => E2): Effect.Effect<A, E | E2> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(Effect.fork(restore(effect)), (fiber) =>
-          Effect.clockWith((clock) => {
-            const entry: Entry = { deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis, fiber, timedOut: false }
-            inFlight.add(entry)
-            if (idle !== undefined) {
-              Deferred.unsafeDone(idle, Exit.void)
-              idle = undefined
-            }
-            return restore(Fiber.await(fiber)).pipe(
-              Effect.onInterrupt(() => Effect.zipRight(Effect.sync(() => inFlight.delete(entry)), Fiber.interrupt(fiber))),
-              Effect.flatMap((exit): Effect.Effect<A, E | E2> => {
-                inFlight.delete(entry)
-                return entry.timedOut && Exit.isInterrupted(exit) ? Effect.fail(onTimeout()) : exit
-              })
-            )
-          })))
-    return { run }
+    const start = (cancel: Effect.Effect<void>): Deadline => {
+      const entry: Entry = {
+        at: clock.unsafeCurrentTimeMillis() + timeoutMillis,
+        cancel,
+        timedOut: false,
+        done: () => {
+          inFlight.delete(entry)
+        }
+      }
+      inFlight.add(entry)
+      if (idle !== undefined) {
+        Deferred.unsafeDone(idle, Exit.void)
+        idle = undefined
+      }
+      return entry
+    }
+    return { start }
   })
