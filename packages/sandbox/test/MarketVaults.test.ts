@@ -1,32 +1,15 @@
 import { BasisPoints, type Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import * as Programs from "../src/internal/programs.js"
 import * as Ledger from "../src/Ledger.js"
-import { Market, type Rejection } from "../src/Market.js"
+import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"
 import * as Options from "../src/Options.js"
-import { assertLanded, signAndSend, tokenBalance, verifyStage } from "./support/ledgerWallet.js"
-
-const SOL = 1_000_000_000n
+import { assertLanded, rejection, signAndSend, SOL, tokenBalance, verifyStage, wallet } from "./support/ledgerWallet.js"
 
 const TestMarket = () => MarketLive.layerWithLedger(Options.make({ slotMillis: 0, seed: "market-vaults-test" }))
-
-const wallet = (lamports = 100n * SOL) =>
-  Effect.gen(function*() {
-    const ledger = yield* Ledger.Ledger
-    const signer = yield* Effect.promise(() => generateKeyPairSigner())
-    if (lamports > 0n) yield* ledger.airdrop(signer.address, lamports)
-    return signer
-  })
-
-const rejection = <A>(effect: Effect.Effect<A, Rejection>) =>
-  Effect.map(Effect.exit(effect), (exit) => {
-    assert.isTrue(Exit.isFailure(exit), "expected a rejection")
-    if (Exit.isFailure(exit) && exit.cause._tag === "Fail") return exit.cause.error
-    throw new Error("expected a Rejection failure")
-  })
 
 const landAll = (stages: ReadonlyArray<Plan.Stage>, signer: KeyPairSigner) =>
   Effect.forEach(stages, (stage) =>

@@ -1,11 +1,11 @@
 // docs/promise-usage.md: every `ts` block is a complete program that runs as written against
 // a sandbox with the defaults of `npm run sandbox` (only the port and the key come from the
 // environment, as the page says).
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { type Running, start } from "./support/sandbox.js"
+import { describe, expect, it, vi } from "vitest"
+import { sandboxForExamples } from "./support/sandbox.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const page = join(here, "..", "..", "..", "docs", "promise-usage.md")
@@ -21,22 +21,7 @@ const blocks = async (): Promise<ReadonlyArray<{ readonly section: string; reado
   })
 }
 
-let sandbox: Running
-const environment = { ...process.env }
-
-beforeAll(async () => {
-  sandbox = await start({ seed: "demo" })
-  process.env.FEESHARE_BASE_URL = sandbox.baseUrl
-  process.env.FEESHARE_RPC_URL = sandbox.rpcUrl
-  process.env.FEESHARE_API_KEY = sandbox.apiKey
-  await mkdir(directory, { recursive: true })
-})
-
-afterAll(async () => {
-  process.env = environment
-  await rm(directory, { recursive: true, force: true })
-  await sandbox?.close()
-})
+sandboxForExamples(directory, { seed: "demo" })
 
 describe("docs/promise-usage.md", async () => {
   const examples = await blocks()

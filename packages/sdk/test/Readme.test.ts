@@ -1,30 +1,17 @@
 // README.md: the Effect and Promise examples of the first screen run as written against a
 // sandbox (only the sandbox's address, printed by `feeshare sandbox`, and its demo key differ).
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { type Running, start } from "./support/sandbox.js"
+import { describe, expect, it, vi } from "vitest"
+import { sandboxForExamples } from "./support/sandbox.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const readme = join(here, "..", "..", "..", "README.md")
 const directory = join(here, "..", `.readme-${process.pid}`)
 const documentedRoot = "http://127.0.0.1:8787"
 
-let sandbox: Running
-const environment = { ...process.env }
-
-beforeAll(async () => {
-  sandbox = await start()
-  process.env.FEESHARE_API_KEY = sandbox.apiKey
-  await mkdir(directory, { recursive: true })
-})
-
-afterAll(async () => {
-  process.env = environment
-  await rm(directory, { recursive: true, force: true })
-  await sandbox?.close()
-})
+const sandbox = sandboxForExamples(directory)
 
 describe("README.md", async () => {
   const text = await readFile(readme, "utf8")
@@ -40,7 +27,7 @@ describe("README.md", async () => {
     { name: "Promise", index: 1, expected: [/pong/, /^0 pools;/, /^tokenMint must be a base58 public key of 32 bytes$/] }
   ])("the $name example runs as written", async ({ expected, index }) => {
     const file = join(directory, `example-${index}.ts`)
-    await writeFile(file, (examples[index] ?? "").replaceAll(documentedRoot, sandbox.rootUrl))
+    await writeFile(file, (examples[index] ?? "").replaceAll(documentedRoot, sandbox().rootUrl))
     const lines: Array<string> = []
     const log = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => {
       lines.push(args.map((arg) => typeof arg === "string" ? arg : JSON.stringify(arg) ?? String(arg)).join(" "))

@@ -10,14 +10,36 @@ import {
   getPublicKeyFromAddress,
   getTransactionDecoder,
   getTransactionEncoder,
+  generateKeyPairSigner,
   type KeyPairSigner,
   partiallySignTransaction,
   verifySignature
 } from "@solana/kit"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Exit, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { tokenAmount } from "../../src/internal/programs.js"
 import * as Ledger from "../../src/Ledger.js"
+import type { Rejection } from "../../src/Market.js"
+
+/** Lamports per SOL. */
+export const SOL = 1_000_000_000n
+
+/** A fresh Kit signer, funded on the ledger. */
+export const wallet = (lamports = 100n * SOL) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger.Ledger
+    const signer = yield* Effect.promise(() => generateKeyPairSigner())
+    if (lamports > 0n) yield* ledger.airdrop(signer.address, lamports)
+    return signer
+  })
+
+/** The `Rejection` an effect fails with (the test fails if it succeeds). */
+export const rejection = <A>(effect: Effect.Effect<A, Rejection>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    assert.isTrue(Exit.isFailure(exit), "expected a rejection")
+    if (Exit.isFailure(exit) && exit.cause._tag === "Fail") return exit.cause.error
+    throw new Error("expected a Rejection failure")
+  })
 
 const transactionDecoder = getTransactionDecoder()
 const transactionEncoder = getTransactionEncoder()

@@ -11,6 +11,8 @@ import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { mkdir, rm } from "node:fs/promises"
+import { afterAll, beforeAll } from "vitest"
 
 export const SOL = 1_000_000_000n
 
@@ -61,5 +63,32 @@ export const start = async (options: Partial<Options.Options> = {}): Promise<Run
       await Promise.all([...clients.values()].map((client) => client.dispose()))
       await server.dispose()
     }
+  }
+}
+
+/**
+ * For tests that run documented examples as written: starts a sandbox before the file's
+ * tests, exports its URLs and demo key as `FEESHARE_BASE_URL` / `FEESHARE_RPC_URL` /
+ * `FEESHARE_API_KEY`, creates `directory` for the extracted examples, and undoes all of it
+ * afterwards. Returns the running sandbox (available once the tests run).
+ */
+export const sandboxForExamples = (directory: string, options: Partial<Options.Options> = {}): () => Running => {
+  let running: Running | undefined
+  const environment = { ...process.env }
+  beforeAll(async () => {
+    running = await start(options)
+    process.env.FEESHARE_BASE_URL = running.baseUrl
+    process.env.FEESHARE_RPC_URL = running.rpcUrl
+    process.env.FEESHARE_API_KEY = running.apiKey
+    await mkdir(directory, { recursive: true })
+  })
+  afterAll(async () => {
+    process.env = environment
+    await rm(directory, { recursive: true, force: true })
+    await running?.close()
+  })
+  return () => {
+    if (running === undefined) throw new Error("the sandbox starts before the tests run")
+    return running
   }
 }
