@@ -1,6 +1,8 @@
 import { defineProject } from "vitest/config"
+import { resolveSources } from "../../vitest.shared.js"
 
 export default defineProject({
+  ...resolveSources,
   test: {
     name: "sandbox",
     include: ["test/**/*.test.ts"]

@@ -1,23 +1,25 @@
 /**
  * Cold start of `feeshare --help` against `node -e 0`, measured in this run: each command is
  * started `runs` times as a fresh process (interleaved, so that machine load hits all alike)
- * and the median wall time is compared. The bundled executable is built once first.
+ * and the median wall time is compared. The executable is built first, as `npm pack` builds
+ * it (the same figure from the installed tarball is in the consumer package's bench).
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { build } from "../scripts/build.js"
 
-const bin = fileURLToPath(new URL("../bin/feeshare.js", import.meta.url))
+const outdir = fileURLToPath(new URL("../.build/bench", import.meta.url))
+const bin = join(outdir, "feeshare.js")
 const runs = Number(process.env.BENCH_RUNS ?? 15)
 
 const cases = [
   { name: "node -e 0 (baseline)", args: ["-e", "0"], env: {} },
-  { name: "feeshare --help (bundle)", args: [bin, "--help"], env: {} },
-  { name: "feeshare --version (bundle)", args: [bin, "--version"], env: {} },
-  { name: "feeshare --help (tsx, no bundle)", args: [bin, "--help"], env: { FEESHARE_CLI_TSX: "1" } }
+  { name: "feeshare --help", args: [bin, "--help"], env: {} },
+  { name: "feeshare --version", args: [bin, "--version"], env: {} }
 ] as const
 
-// build (or reuse) the bundle outside the measurement
-execFileSync(process.execPath, [bin, "--version"], { stdio: "ignore" })
+await build(outdir)
 
 const times = cases.map(() => [] as Array<number>)
 for (let i = 0; i < runs; i++) {

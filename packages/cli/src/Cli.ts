@@ -13,14 +13,15 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type * as Commands from "./internal/commands.js"
 import * as Output from "./Output.js"
+import packageJson from "../package.json" with { type: "json" }
 
 /**
- * The CLI's version.
+ * The CLI's version (from its package.json, inlined by the build).
  *
  * @since 0.1.0
  * @category constants
  */
-export const version = "0.1.0"
+export const version: string = packageJson.version
 
 /**
  * Where `feeshare` talks to unless told otherwise: the port `feeshare sandbox` listens on.

@@ -3,24 +3,25 @@
  * 1. call overhead: `analytics.lifetimeFees` through `FeeShare` vs through `FeeShareClient`
  *    on a `ManagedRuntime`, (a) with an in-memory `fetch` (the overhead alone) and (b) against
  *    a local HTTP server (what a caller sees); median of interleaved rounds;
- * 2. import cost: a fresh `node` importing `feeshare` vs `node -e 0` (and vs importing
- *    `effect` alone), both through tsx since the sources are TypeScript.
+ *    Each side on its default Node transport: the facade loads undici itself, the Effect
+ *    client gets `NodeHttpClient.layerUndici` (its fastest Node transport).
+ * The import cost and installed size of the built package are measured from the installed
+ * tarball by the consumer package's bench (`npm run bench -w @feeshare/consumer`).
  *
  * Run: `npm run bench -w feeshare`
  */
 import { FetchHttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
 import { Api, PublicKey } from "@feeshare/domain"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { execFileSync } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { FeeShare } from "../src/index.js"
 
 const calls = Number(process.env.BENCH_CALLS ?? 1000)
 const rounds = 15
-const spawns = Number(process.env.BENCH_SPAWNS ?? 8)
 
 const tokenMint = PublicKey.fromBytes(new Uint8Array(32).fill(2))
 const body = JSON.stringify({ success: true, response: "1152921504606846983" })
@@ -65,7 +66,7 @@ const compare = async (a: () => Promise<unknown>, b: () => Promise<unknown>) => 
 
 const pair = (baseUrl: string, fetch?: typeof globalThis.fetch) => {
   const http = fetch === undefined
-    ? FetchHttpClient.layer
+    ? NodeHttpClient.layerUndici
     : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
   const runtime = ManagedRuntime.make(
     Client.layer({ baseUrl, apiKey: Redacted.make("bench-key") }).pipe(Layer.provide(http))
@@ -80,17 +81,6 @@ const pair = (baseUrl: string, fetch?: typeof globalThis.fetch) => {
       await runtime.dispose()
     }
   }
-}
-
-/** Median wall time of `spawns` runs of `node <args>`, in milliseconds. */
-const spawnTime = (args: ReadonlyArray<string>) => {
-  const samples: Array<number> = []
-  for (let i = 0; i < spawns; i++) {
-    const start = performance.now()
-    execFileSync(process.execPath, [...args], { stdio: "ignore", cwd: new URL("..", import.meta.url) })
-    samples.push(performance.now() - start)
-  }
-  return median(samples)
 }
 
 const row = (name: string, value: number, baseline: number, unit: string) =>
@@ -118,16 +108,7 @@ const main = async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()))
   table.push(row("call, local HTTP server: FeeShare / FeeShareClient", overHttp.a, overHttp.b, "µs"))
 
-  // 2. import cost in a fresh process
-  const bare = spawnTime(["-e", "0"])
-  const tsxBare = spawnTime(["--import", "tsx", "-e", "0"])
-  const effectOnly = spawnTime(["--import", "tsx", "-e", "await import('effect')"])
-  const facade = spawnTime(["--import", "tsx", "-e", "await import('feeshare')"])
-  table.push(row("import feeshare (tsx) / node -e 0", facade, bare, "ms"))
-  table.push(row("import feeshare (tsx) / tsx -e 0", facade, tsxBare, "ms"))
-  table.push(row("import feeshare (tsx) / import effect (tsx)", facade, effectOnly, "ms"))
-
-  console.log(`feeshare (sdk) benchmarks: ${calls} sequential calls x ${rounds} rounds (median); ${spawns} spawns per import figure`)
+  console.log(`feeshare (sdk) benchmarks: ${calls} sequential calls x ${rounds} rounds (median)`)
   console.log(`${"measure".padEnd(54)} ${"value".padStart(17)} ${"baseline".padStart(17)} ${"ratio".padStart(7)}`)
   for (const line of table) console.log(line)
 }

@@ -7,7 +7,6 @@
  *
  * @since 0.1.0
  */
-import { FetchHttpClient } from "@effect/platform"
 import type * as AgentAuth from "@feeshare/domain/AgentAuth"
 import type * as Claims from "@feeshare/domain/Claims"
 import type * as FeeShareDomain from "@feeshare/domain/FeeShare"
@@ -24,6 +23,7 @@ import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
+import { platform } from "#platform"
 import * as Errors from "./Errors.js"
 import * as SignerInput from "./SignerInput.js"
 
@@ -48,7 +48,10 @@ export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "ap
   readonly commitment?: Chain.Commitment | undefined
   /** Time between two signature-status polls of the RPC endpoint (default 400 ms). */
   readonly rpcPollInterval?: ChainRpc.Options["pollInterval"]
-  /** A custom `fetch` (proxies, tests, edge runtimes); default `globalThis.fetch`. */
+  /**
+   * A custom `fetch` (proxies, tests, edge runtimes). Default: on Node, undici's pooled
+   * client (loaded on the first call); elsewhere `globalThis.fetch`.
+   */
   readonly fetch?: typeof globalThis.fetch | undefined
 }
 
@@ -178,9 +181,7 @@ export class FeeShare implements AsyncDisposable {
 
   constructor(options: FeeShareOptions) {
     const { apiKey, commitment, fetch, rpcPollInterval, rpcUrl, signer, ...clientOptions } = options
-    const http = fetch === undefined
-      ? FetchHttpClient.layer
-      : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+    const http = platform.httpClient(fetch)
     this.#runtime = ManagedRuntime.make(
       Client.layer({
         ...clientOptions,

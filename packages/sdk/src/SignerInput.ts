@@ -9,7 +9,7 @@
 import type * as Signer from "@feeshare/domain/Signer"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
-import * as KeyFiles from "./internal/keyFiles.js"
+import { platform } from "#platform"
 
 /**
  * A Kit (`@solana/kit`) `KeyPairSigner`, e.g. from `generateKeyPairSigner()`.
@@ -34,7 +34,7 @@ export interface LabelledSecretKey {
  * A wallet, in any of the accepted forms:
  * - `Uint8Array`: a 64-byte secret key (seed then public key, as solana-keygen and web3.js
  *   hold it) or a 32-byte Ed25519 seed;
- * - `string`: the path of a solana-keygen JSON file (Node only);
+ * - `string`: the path of a solana-keygen JSON file (Node only: elsewhere `InvalidKey`);
  * - a Kit `KeyPairSigner`;
  * - `{ secretKey, source }` (see `feeshare/web3` for a web3.js `Keypair`);
  * - a `Signer.Service` (`publicKey` and `signMessage`), e.g. a hardware wallet adapter.
@@ -67,7 +67,17 @@ export const load = (input: SignerInput): Effect.Effect<Signer.Signer.Service, L
       ? LocalSigner.fromSeed(Redacted.make(input))
       : LocalSigner.fromSecretKey(Redacted.make(input))
   }
-  if (typeof input === "string") return LocalSigner.fromKeygenFile(input).pipe(Effect.provide(KeyFiles.layer))
+  if (typeof input === "string") {
+    return platform.keyFiles === undefined
+      ? Effect.fail(
+        new LocalSigner.InvalidKey({
+          source: input,
+          reason: "unreadable_file",
+          message: `${input}: key files can be read only on Node; pass the secret key bytes or a signer`
+        })
+      )
+      : LocalSigner.fromKeygenFile(input).pipe(Effect.provide(platform.keyFiles))
+  }
   if (isSignerService(input)) return Effect.succeed(input)
   if (isKitSigner(input)) return Effect.succeed(LocalSigner.fromKeyPairSigner(input))
   return LocalSigner.fromSecretKey(Redacted.make(input.secretKey), input.source)

@@ -1,6 +1,6 @@
 /**
- * Interop with @solana/web3.js 1.x, kept out of the core so that `feeshare` never imports
- * web3.js: a web3.js `Keypair` as a signer `FeeShare` accepts.
+ * Interop with @solana/web3.js 1.x: a web3.js `Keypair` as a signer `FeeShare` accepts. Typed
+ * structurally (its `secretKey`), so neither `feeshare` nor its declarations import web3.js.
  *
  * @example
  * ```ts
@@ -13,7 +13,6 @@
  *
  * @since 0.1.0
  */
-import type { Keypair } from "@solana/web3.js"
 import type { LabelledSecretKey } from "./SignerInput.js"
 
 /**
@@ -23,7 +22,7 @@ import type { LabelledSecretKey } from "./SignerInput.js"
  * @since 0.1.0
  * @category constructors
  */
-export const fromKeypair = (keypair: Pick<Keypair, "secretKey">): LabelledSecretKey => ({
+export const fromKeypair = (keypair: { readonly secretKey: Uint8Array }): LabelledSecretKey => ({
   secretKey: keypair.secretKey,
   source: "web3.js Keypair"
 })

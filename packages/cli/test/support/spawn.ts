@@ -1,5 +1,5 @@
 /**
- * Runs the real `feeshare` executable (bin/feeshare.js) as a child process.
+ * Runs the real `feeshare` executable (built by the global set-up) as a child process.
  */
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
@@ -7,9 +7,9 @@ import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { outdir } from "./build.js"
 
-export const bin = fileURLToPath(new URL("../../bin/feeshare.js", import.meta.url))
+export const bin = join(outdir, "feeshare.js")
 
 export interface Outcome {
   readonly code: number
@@ -17,7 +17,7 @@ export interface Outcome {
   readonly stderr: string
 }
 
-/** `node bin/feeshare.js ...args` with the given environment on top of a clean one. */
+/** `node feeshare.js ...args` with the given environment on top of a clean one. */
 export const feeshare = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
   Effect.async<Outcome>((resume) => {
     const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_RPC_URL: _r, FEESHARE_KEYPAIR: _p, ...inherited } =

@@ -1,0 +1,52 @@
+/**
+ * Builds the `feeshare` executable into `dist/` (run by `npm run build`, by `prepack`, and by
+ * the tests' global set-up): one ESM bundle of `src/bin.ts` and everything it imports, with
+ * the command handlers, the sandbox and the demo in chunks loaded only by the commands that
+ * use them. LiteSVM (native, needed only by `sandbox` and `demo`) stays a dependency loaded
+ * by those chunks; nothing is written into the package at run time.
+ */
+import * as esbuild from "esbuild"
+import { rm } from "node:fs/promises"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const dist = `${root}dist`
+
+/** Builds `<outdir>/feeshare.js` and its chunks from the sources (default `dist/`). */
+export const build = async (outdir: string = dist): Promise<void> => {
+  await rm(outdir, { recursive: true, force: true })
+  const result = await esbuild.build({
+    entryPoints: { feeshare: `${root}src/bin.ts` },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    conditions: ["@feeshare/source"],
+    // native: LiteSVM (a dependency), and the optional accelerators of ws and msgpackr
+    external: ["litesvm", "bufferutil", "utf-8-validate", "msgpackr-extract"],
+    minify: true,
+    sourcemap: "linked",
+    sourcesContent: false,
+    chunkNames: "chunks/[name]-[hash]",
+    legalComments: "linked",
+    metafile: true,
+    banner: {
+      js: [
+        "#!/usr/bin/env node",
+        // bundled CommonJS (undici, ws) requires Node's built-ins
+        "import { createRequire as __feeshareRequire } from \"node:module\"; const require = __feeshareRequire(import.meta.url);"
+      ].join("\n")
+    },
+    logLevel: "warning"
+  })
+
+  // the entry chunk must not load LiteSVM: only the sandbox and demo chunks may
+  const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint !== undefined)
+  if (entry?.[1].imports.some((imported) => imported.path === "litesvm" && imported.kind === "import-statement")) {
+    throw new Error("cli build: the entry chunk imports litesvm; it must load only with sandbox/demo")
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await build()

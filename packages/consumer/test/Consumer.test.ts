@@ -1,0 +1,219 @@
+// The packages as users get them: every published package is packed (its prepack builds
+// dist/), and the tarballs are installed into fresh projects outside the workspace, where only
+// plain `node`, `npm` and `tsc` run them. Sizes are asserted (not timings), so that later work
+// cannot make the facade heavy without a failing test.
+import * as esbuild from "esbuild"
+import { spawn } from "node:child_process"
+import { cp, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { gzipSync } from "node:zlib"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  diskUsage,
+  makeProject,
+  packAll,
+  publishedPackages,
+  remove,
+  run,
+  runOk,
+  temporaryDirectory
+} from "../support/Tarballs.js"
+
+const fixtures = fileURLToPath(new URL("../fixtures", import.meta.url))
+const MiB = 1024 * 1024
+
+let root: string
+let tarballs: ReadonlyMap<string, string>
+/** `feeshare` alone (plus TypeScript to type-check a consumer). */
+let facade: string
+/** `@feeshare/cli` alone, as `npx @feeshare/cli` gets it. */
+let cli: string
+/** An Effect application: effect, platform-node and the Effect packages. */
+let effect: string
+let sandbox: { readonly stop: () => void; readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string }
+
+const tarball = (name: string): string => {
+  const path = tarballs.get(name)
+  if (path === undefined) throw new Error(`no tarball of ${name}`)
+  return path
+}
+
+/** `feeshare sandbox --json` from the installed CLI, until its first line (the URLs). */
+const startSandbox = (cwd: string): Promise<typeof sandbox> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(join(cwd, "node_modules", ".bin", "feeshare"), ["sandbox", "--json", "--port", "0", "--slot-millis", "50"], {
+      cwd,
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+      const line = output.split("\n")[0]
+      if (output.includes("\n") && line !== undefined) {
+        const info: { readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string } = JSON.parse(line)
+        resolve({ ...info, stop: () => child.kill("SIGINT") })
+      }
+    })
+    child.on("exit", (code) => reject(new Error(`the installed sandbox exited (${code}) before printing its URLs: ${output}`)))
+  })
+
+beforeAll(async () => {
+  root = await temporaryDirectory("feeshare-consumer-")
+  const packed = join(root, "tarballs")
+  await runOk("mkdir", ["-p", packed], { cwd: root })
+  tarballs = await packAll(packed)
+  facade = join(root, "facade")
+  cli = join(root, "cli")
+  effect = join(root, "effect")
+  for (const dir of [facade, cli, effect]) await runOk("mkdir", ["-p", dir], { cwd: root })
+  await makeProject(facade, [tarball("feeshare"), "typescript@5.9.3"])
+  await makeProject(cli, [tarball("@feeshare/cli")])
+  await makeProject(effect, [
+    tarball("@feeshare/domain"),
+    tarball("@feeshare/client"),
+    tarball("@feeshare/solana"),
+    tarball("@feeshare/sandbox"),
+    "effect@^3.22.4",
+    "@effect/platform@^0.97.2",
+    "@effect/platform-node@^0.108.2",
+    "@types/node@^20.19.0",
+    "typescript@5.9.3"
+  ])
+  sandbox = await startSandbox(cli)
+})
+
+afterAll(async () => {
+  sandbox?.stop()
+  if (root !== undefined) await remove(root)
+})
+
+describe("tarballs", () => {
+  it("every published package is packed, with dist/ and without sources, tests, benches or tsconfig", async () => {
+    const names = (await publishedPackages()).map((p) => p.name).sort()
+    expect([...tarballs.keys()].sort()).toEqual(names)
+    for (const [name, path] of tarballs) {
+      const { stdout } = await runOk("tar", ["-tzf", path], { cwd: root })
+      const files = stdout.trim().split("\n")
+      expect(files, name).toContain("package/package.json")
+      expect(files.some((file) => file.startsWith("package/dist/")), name).toBe(true)
+      for (const file of files) {
+        expect(file, name).not.toMatch(/^package\/(src|test|bench|scripts)\/|tsconfig|\.tsbuildinfo$|vitest/)
+      }
+    }
+  })
+})
+
+describe("feeshare (the Promise facade) in a plain Node project", () => {
+  it("installs light: no dependencies, at most 10 MiB on disk", async () => {
+    const installed = await readFile(join(facade, "node_modules", "feeshare", "package.json"), "utf8")
+    expect(JSON.parse(installed).dependencies ?? {}).toEqual({})
+    const usage = await diskUsage(join(facade, "node_modules", "feeshare"))
+    expect(usage).toBeLessThanOrEqual(10 * MiB)
+  })
+
+  it("plain node ESM: logs in, reads pools and executes a claim plan on a sandbox started from the installed CLI", async () => {
+    await cp(join(fixtures, "facade"), facade, { recursive: true })
+    const { stdout } = await runOk("node", ["claim.mjs", sandbox.rootUrl, sandbox.baseUrl, sandbox.rpcUrl], { cwd: facade })
+    const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "")
+    expect(result.signup).toBe(true)
+    expect(result.keyPrinted).toBe("<redacted>")
+    expect(result.refused).toEqual({ field: "tokenMint", tag: "InvalidRequest" })
+    expect(result.pools).toBeGreaterThanOrEqual(1)
+    expect(BigInt(result.claimable)).toBeGreaterThan(0n)
+    expect(result.firstReadiness).toBe("setup_required")
+    expect(result.stages).toContain("claim")
+    expect(result.completed).toBe("Completed")
+    expect(result.claimed).toBe(result.claimable)
+    expect(result.left).toBe(0)
+  })
+
+  it("CommonJS: require(\"feeshare\") works on this Node", async () => {
+    const { stdout } = await runOk("node", ["require.cjs"], { cwd: facade })
+    expect(JSON.parse(stdout)).toEqual({ FeeShare: "function", InvalidRequest: "function" })
+  })
+
+  it("a strict TypeScript consumer type-checks with moduleResolution node16 and bundler, without @types/node", async () => {
+    await cp(join(fixtures, "typescript"), facade, { recursive: true })
+    for (const config of ["tsconfig.node16.json", "tsconfig.bundler.json"]) {
+      const outcome = await run(join(facade, "node_modules", ".bin", "tsc"), ["-p", config], { cwd: facade })
+      expect(`${config}: ${outcome.stdout}${outcome.stderr}`).toBe(`${config}: `)
+      expect(outcome.code).toBe(0)
+    }
+  })
+
+  it("bundles for browsers (no node: built-ins), within 250 kB minified and gzipped", async () => {
+    // from inside the project, so that `feeshare` resolves to the installed tarball
+    await cp(join(fixtures, "browser", "app.mjs"), join(facade, "browser.mjs"))
+    const result = await esbuild.build({
+      entryPoints: [join(facade, "browser.mjs")],
+      absWorkingDir: facade,
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+      metafile: true,
+      logLevel: "silent"
+    })
+    const inputs = Object.keys(result.metafile.inputs)
+    expect(inputs.filter((input) => input.startsWith("node:") || input.includes("(disabled)"))).toEqual([])
+    expect(inputs.some((input) => input.includes("node_modules/feeshare/dist/browser/"))).toBe(true)
+    const [output] = result.outputFiles
+    expect(gzipSync(output?.contents ?? new Uint8Array()).length).toBeLessThanOrEqual(250 * 1000)
+  })
+})
+
+describe("@feeshare/cli as npx gets it", () => {
+  it("feeshare --help from the installed bin", async () => {
+    const { stdout } = await runOk(join(cli, "node_modules", ".bin", "feeshare"), ["--help"], { cwd: cli })
+    expect(stdout).toContain("feeshare")
+    expect(stdout).toContain("sandbox")
+  })
+
+  it("npm exec --package=<tarball> -- feeshare --version, in a directory with nothing installed", async () => {
+    const empty = await temporaryDirectory("feeshare-npx-")
+    const { stdout } = await runOk("npm", ["exec", "--yes", "--prefer-offline", `--package=${tarball("@feeshare/cli")}`, "--", "feeshare", "--version"], {
+      cwd: empty
+    })
+    await remove(empty)
+    expect(stdout.trim()).toBe(JSON.parse(await readFile(join(cli, "node_modules", "@feeshare", "cli", "package.json"), "utf8")).version)
+  })
+
+  it("the installed package holds only dist/ and package.json, and nothing is written into it at run time", async () => {
+    const installed = join(cli, "node_modules", "@feeshare", "cli")
+    const before = (await runOk("find", [installed, "-type", "f"], { cwd: cli })).stdout
+    await runOk(join(cli, "node_modules", ".bin", "feeshare"), ["--version"], { cwd: cli })
+    expect((await runOk("find", [installed, "-type", "f"], { cwd: cli })).stdout).toBe(before)
+  })
+})
+
+describe("an Effect application with its own effect", () => {
+  it("one copy of effect, @effect/platform and @solana/kit", async () => {
+    for (const name of ["effect", "@effect/platform", "@solana/kit"]) {
+      const { stdout } = await run("npm", ["ls", name, "--all", "--parseable"], { cwd: effect })
+      const copies = new Set(stdout.trim().split("\n").filter((line) => line.length > 0))
+      expect([...copies], name).toHaveLength(1)
+    }
+  })
+
+  it("the layers compose and answer, and the program type-checks against the installed declarations", async () => {
+    await cp(join(fixtures, "effect"), effect, { recursive: true })
+    const checked = await run(join(effect, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: effect })
+    expect(checked.stdout + checked.stderr).toBe("")
+    const { stdout } = await runOk("node", ["program.mjs", sandbox.baseUrl, sandbox.rpcUrl], { cwd: effect })
+    expect(JSON.parse(stdout)).toEqual({
+      signup: true,
+      user: true,
+      pools: expect.any(Number),
+      height: true,
+      keyPrinted: "<redacted>",
+      keyIsRedacted: true
+    })
+  })
+
+  it("the sandbox has its own bin: feeshare-sandbox --help", async () => {
+    const { stdout } = await runOk(join(effect, "node_modules", ".bin", "feeshare-sandbox"), ["--help"], { cwd: effect })
+    expect(stdout).toContain("--port")
+  })
+})

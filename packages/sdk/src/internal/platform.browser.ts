@@ -1,0 +1,11 @@
+/**
+ * Browsers and edge runtimes: `fetch` (the user's own when given), and no key files.
+ */
+import * as FetchClient from "./fetchClient.js"
+import type { Platform } from "./platform.js"
+
+export const platform: Platform = {
+  name: "browser",
+  httpClient: FetchClient.layer,
+  keyFiles: undefined
+}
