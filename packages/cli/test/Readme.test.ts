@@ -12,14 +12,14 @@ import { feeshare, temporaryDirectory } from "./support/spawn.js"
 
 const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8")
 
-/** The `npx feeshare ...` lines of the README's CLI example, as argument lists. */
+/** The `npx @feeshare/cli ...` lines of the README's CLI example, as argument lists. */
 const commands = (): ReadonlyArray<ReadonlyArray<string>> => {
   const section = readme.slice(readme.indexOf("**CLI**"))
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? ""
   return block.split("\n")
     .map((line) => line.trim())
-    .filter((line) => line.startsWith("npx feeshare "))
-    .map((line) => line.slice("npx feeshare ".length).split(/\s+/))
+    .filter((line) => line.startsWith("npx @feeshare/cli "))
+    .map((line) => line.slice("npx @feeshare/cli ".length).split(/\s+/))
 }
 
 describe("README CLI example (spawned)", () => {

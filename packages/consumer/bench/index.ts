@@ -1,7 +1,8 @@
 /**
  * What a user who installs the tarballs gets, measured in one run: every published package is
  * packed, `feeshare` and `@feeshare/cli` are installed into fresh projects, and then
- * - installed size (disk usage) of `feeshare` and of the CLI's whole node_modules;
+ * - installed size (disk usage) of `feeshare`, of the CLI's whole node_modules, and of an
+ *   Effect application's node_modules with the Effect packages and their peers;
  * - a fresh `node` importing `feeshare` and constructing a client, vs `node -e 0`;
  * - `feeshare --help` from the installed bin, vs `node -e 0`;
  * - a browser bundle of a page using the facade: minified and gzipped size.
@@ -9,12 +10,10 @@
  *
  * Run: `npm run bench -w @feeshare/consumer` (BENCH_SPAWNS, default 15)
  */
-import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import { copyFile, mkdir } from "node:fs/promises"
+import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { gzipSync } from "node:zlib"
+import * as BrowserBundle from "../support/BrowserBundle.js"
 import { diskUsage, makeProject, packAll, remove, temporaryDirectory } from "../support/Tarballs.js"
 
 const spawns = Number(process.env.BENCH_SPAWNS ?? 15)
@@ -32,6 +31,14 @@ try {
   await mkdir(cli)
   await makeProject(facade, [tarballs.get("feeshare") ?? ""])
   await makeProject(cli, [tarballs.get("@feeshare/cli") ?? ""])
+  const effect = join(root, "effect")
+  await mkdir(effect)
+  await makeProject(effect, [
+    ...["@feeshare/domain", "@feeshare/client", "@feeshare/solana"].map((name) => tarballs.get(name) ?? ""),
+    "effect@^3.22.4",
+    "@effect/platform@^0.97.2",
+    "@effect/platform-node@^0.108.2"
+  ])
 
   const cases = [
     { name: "node -e 0 (baseline)", cwd: facade, command: process.execPath, args: ["-e", "0"] },
@@ -54,19 +61,7 @@ try {
     })
   }
 
-  // from inside the project, so that `feeshare` resolves to the installed tarball
-  await copyFile(fileURLToPath(new URL("../fixtures/browser/app.mjs", import.meta.url)), join(facade, "browser.mjs"))
-  const bundle = await esbuild.build({
-    entryPoints: [join(facade, "browser.mjs")],
-    absWorkingDir: facade,
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    logLevel: "silent"
-  })
-  const browser = bundle.outputFiles[0]?.contents ?? new Uint8Array()
+  const browser = await BrowserBundle.build(facade)
 
   const baseline = median(times[0] ?? [])
   console.log(`installed tarballs, Node ${process.version}; ${spawns} fresh processes per case (median)`)
@@ -78,9 +73,10 @@ try {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`
   console.log(`installed size: feeshare ${mb(await diskUsage(join(facade, "node_modules", "feeshare")))}` +
     ` (its project's node_modules ${mb(await diskUsage(join(facade, "node_modules")))});` +
-    ` @feeshare/cli with its dependencies ${mb(await diskUsage(join(cli, "node_modules")))}`)
-  console.log(`browser bundle of a page using FeeShare: ${(browser.length / 1000).toFixed(0)} kB minified, ${
-    (gzipSync(browser).length / 1000).toFixed(0)
+    ` @feeshare/cli with its dependencies ${mb(await diskUsage(join(cli, "node_modules")))};` +
+    ` an Effect application with domain, client, solana and their peers ${mb(await diskUsage(join(effect, "node_modules")))}`)
+  console.log(`browser bundle of a page using FeeShare: ${(browser.bytes / 1000).toFixed(0)} kB minified, ${
+    (browser.gzipped / 1000).toFixed(0)
   } kB gzipped`)
 } finally {
   await remove(root)

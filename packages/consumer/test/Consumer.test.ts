@@ -2,13 +2,12 @@
 // dist/), and the tarballs are installed into fresh projects outside the workspace, where only
 // plain `node`, `npm` and `tsc` run them. Sizes are asserted (not timings), so that later work
 // cannot make the facade heavy without a failing test.
-import * as esbuild from "esbuild"
 import { spawn } from "node:child_process"
-import { cp, readFile } from "node:fs/promises"
+import { cp, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as BrowserBundle from "../support/BrowserBundle.js"
 import {
   diskUsage,
   makeProject,
@@ -21,6 +20,9 @@ import {
 } from "../support/Tarballs.js"
 
 const fixtures = fileURLToPath(new URL("../fixtures", import.meta.url))
+const readme = fileURLToPath(new URL("../../../README.md", import.meta.url))
+/** The sandbox address the README's examples use (`feeshare sandbox --port 8787`). */
+const documentedRoot = "http://127.0.0.1:8787"
 const MiB = 1024 * 1024
 
 let root: string
@@ -31,7 +33,13 @@ let facade: string
 let cli: string
 /** An Effect application: effect, platform-node and the Effect packages. */
 let effect: string
-let sandbox: { readonly stop: () => void; readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string }
+let sandbox: {
+  readonly stop: () => void
+  readonly rootUrl: string
+  readonly baseUrl: string
+  readonly rpcUrl: string
+  readonly demoApiKey: string
+}
 
 const tarball = (name: string): string => {
   const path = tarballs.get(name)
@@ -51,7 +59,8 @@ const startSandbox = (cwd: string): Promise<typeof sandbox> =>
       output += chunk.toString()
       const line = output.split("\n")[0]
       if (output.includes("\n") && line !== undefined) {
-        const info: { readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string } = JSON.parse(line)
+        const info: { readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string; readonly demoApiKey: string } =
+          JSON.parse(line)
         resolve({ ...info, stop: () => child.kill("SIGINT") })
       }
     })
@@ -80,6 +89,9 @@ beforeAll(async () => {
     "@types/node@^20.19.0",
     "typescript@5.9.3"
   ])
+  for (const [fixture, project] of [["facade", facade], ["typescript", facade], ["effect", effect]] as const) {
+    await cp(join(fixtures, fixture), project, { recursive: true })
+  }
   sandbox = await startSandbox(cli)
 })
 
@@ -113,7 +125,6 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
   })
 
   it("plain node ESM: logs in, reads pools and executes a claim plan on a sandbox started from the installed CLI", async () => {
-    await cp(join(fixtures, "facade"), facade, { recursive: true })
     const { stdout } = await runOk("node", ["claim.mjs", sandbox.rootUrl, sandbox.baseUrl, sandbox.rpcUrl], { cwd: facade })
     const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "")
     expect(result.signup).toBe(true)
@@ -134,7 +145,6 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
   })
 
   it("a strict TypeScript consumer type-checks with moduleResolution node16 and bundler, without @types/node", async () => {
-    await cp(join(fixtures, "typescript"), facade, { recursive: true })
     for (const config of ["tsconfig.node16.json", "tsconfig.bundler.json"]) {
       const outcome = await run(join(facade, "node_modules", ".bin", "tsc"), ["-p", config], { cwd: facade })
       expect(`${config}: ${outcome.stdout}${outcome.stderr}`).toBe(`${config}: `)
@@ -142,25 +152,65 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
     }
   })
 
-  it("bundles for browsers (no node: built-ins), within 250 kB minified and gzipped", async () => {
-    // from inside the project, so that `feeshare` resolves to the installed tarball
-    await cp(join(fixtures, "browser", "app.mjs"), join(facade, "browser.mjs"))
-    const result = await esbuild.build({
-      entryPoints: [join(facade, "browser.mjs")],
-      absWorkingDir: facade,
-      bundle: true,
-      minify: true,
-      format: "esm",
-      platform: "browser",
-      write: false,
-      metafile: true,
-      logLevel: "silent"
+  it("the browser build (as bundlers select it) uses the given fetch and refuses key files", async () => {
+    const { stdout } = await runOk("node", ["--conditions=browser", "browser-build.mjs"], { cwd: facade })
+    expect(JSON.parse(stdout)).toEqual({
+      pong: { message: "pong" },
+      seen: ["https://api.example.invalid/ping"],
+      refusal: {
+        invalidKey: true,
+        message: "/nonexistent/wallet.json: key files can be read only on Node; pass the secret key bytes or a signer"
+      }
     })
-    const inputs = Object.keys(result.metafile.inputs)
-    expect(inputs.filter((input) => input.startsWith("node:") || input.includes("(disabled)"))).toEqual([])
-    expect(inputs.some((input) => input.includes("node_modules/feeshare/dist/browser/"))).toBe(true)
-    const [output] = result.outputFiles
-    expect(gzipSync(output?.contents ?? new Uint8Array()).length).toBeLessThanOrEqual(250 * 1000)
+  })
+
+  it("bundles for browsers (no node: built-ins), within 250 kB minified and gzipped", async () => {
+    const bundle = await BrowserBundle.build(facade)
+    expect(bundle.inputs.filter((input) => input.startsWith("node:") || input.includes("(disabled)"))).toEqual([])
+    expect(bundle.inputs.some((input) => input.includes("node_modules/feeshare/dist/browser/"))).toBe(true)
+    expect(bundle.gzipped).toBeLessThanOrEqual(250 * 1000)
+  })
+})
+
+describe("the README's examples, as written, from the installed packages", () => {
+  const blocks = async (language: string) =>
+    [...(await readFile(readme, "utf8")).matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))]
+      .map((match) => (match[1] ?? "").replaceAll(documentedRoot, sandbox.rootUrl))
+
+  it("Effect: effect.mjs with plain node", async () => {
+    const [code] = await blocks("js")
+    expect(code).toContain("@feeshare/client")
+    await writeFile(join(effect, "effect.mjs"), code ?? "")
+    const { stdout } = await runOk("node", ["effect.mjs"], { cwd: effect })
+    const [first, second] = stdout.trim().split("\n")
+    expect(first).toMatch(/^new key key_\w+ signup: true$/)
+    expect(second).toMatch(/^user [\w-]+ pools \d+ key <redacted>$/)
+  })
+
+  it("Promise: promise.mjs with plain node and the demo key", async () => {
+    const [, code] = await blocks("js")
+    expect(code).toContain("from \"feeshare\"")
+    await writeFile(join(facade, "promise.mjs"), code ?? "")
+    const { stdout } = await runOk("node", ["promise.mjs"], { cwd: facade, env: { FEESHARE_API_KEY: sandbox.demoApiKey } })
+    const lines = stdout.trim().split("\n")
+    expect(lines[0]).toMatch(/pong/)
+    expect(lines[1]).toMatch(/^\d+ pools;/)
+    expect(lines.at(-1)).toBe("tokenMint must be a base58 public key of 32 bytes")
+  })
+
+  it("CLI: every npx @feeshare/cli line, through the installed bin", async () => {
+    const block = (await blocks("sh")).find((b) => b.includes("npx @feeshare/cli limits"))
+    const lines = (block ?? "").split("\n").map((line) => line.trim()).filter((line) => line.startsWith("npx @feeshare/cli "))
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    for (const line of lines) {
+      const args = line.slice("npx @feeshare/cli ".length).split(/\s+/)
+      const outcome = await run(join(cli, "node_modules", ".bin", "feeshare"), args, {
+        cwd: cli,
+        env: { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_CONFIG_DIR: join(cli, "config") }
+      })
+      expect(`${line}: ${outcome.code} ${outcome.stderr}`).toBe(`${line}: 0 `)
+      expect(outcome.stdout.trim()).not.toBe("")
+    }
   })
 })
 
@@ -198,7 +248,6 @@ describe("an Effect application with its own effect", () => {
   })
 
   it("the layers compose and answer, and the program type-checks against the installed declarations", async () => {
-    await cp(join(fixtures, "effect"), effect, { recursive: true })
     const checked = await run(join(effect, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: effect })
     expect(checked.stdout + checked.stderr).toBe("")
     const { stdout } = await runOk("node", ["program.mjs", sandbox.baseUrl, sandbox.rpcUrl], { cwd: effect })

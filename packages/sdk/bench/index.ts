@@ -4,7 +4,10 @@
  *    on a `ManagedRuntime`, (a) with an in-memory `fetch` (the overhead alone) and (b) against
  *    a local HTTP server (what a caller sees); median of interleaved rounds;
  *    Each side on its default Node transport: the facade loads undici itself, the Effect
- *    client gets `NodeHttpClient.layerUndici` (its fastest Node transport).
+ *    client gets `NodeHttpClient.layerUndici` (its fastest Node transport);
+ * 2. against the same local server: the facade vs a bare axios GET of the same URL with the
+ *    same key, returning `data.response` (what an axios-based SDK does per call, before any
+ *    validation of its own): sequential latency and throughput with 32 callers.
  * The import cost and installed size of the built package are measured from the installed
  * tarball by the consumer package's bench (`npm run bench -w @feeshare/consumer`).
  *
@@ -16,7 +19,8 @@ import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
 import { Api, PublicKey } from "@feeshare/domain"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { createServer } from "node:http"
+import axios from "axios"
+import { Agent, createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { FeeShare } from "../src/index.js"
 
@@ -38,30 +42,40 @@ const median = (samples: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[middle] ?? 0 : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
 }
 
-/** Median over `rounds` of the mean time per call of `calls` sequential calls, rounds of a and b interleaved. */
-const compare = async (a: () => Promise<unknown>, b: () => Promise<unknown>) => {
-  const timeOf = async (call: () => Promise<unknown>) => {
-    const start = performance.now()
-    for (let i = 0; i < calls; i++) await call()
-    return ((performance.now() - start) * 1000) / calls
+/** Median of `samples` measures of a and of b, interleaved, alternating which goes first. */
+const interleaved = async (
+  measure: (call: () => Promise<unknown>) => Promise<number>,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  samples: number
+) => {
+  const as: Array<number> = []
+  const bs: Array<number> = []
+  // alternate which goes first, so that neither always runs on a warmer (or busier) machine
+  for (let round = 0; round < samples; round++) {
+    const [first, second] = round % 2 === 0 ? [a, b] : [b, a]
+    const x = await measure(first)
+    const y = await measure(second)
+    ;(first === a ? as : bs).push(x)
+    ;(first === a ? bs : as).push(y)
   }
+  return { a: median(as), b: median(bs) }
+}
+
+/** Mean µs per call of `calls` sequential calls. */
+const latencyOf = async (call: () => Promise<unknown>) => {
+  const start = performance.now()
+  for (let i = 0; i < calls; i++) await call()
+  return ((performance.now() - start) * 1000) / calls
+}
+
+/** Latency: median over `rounds`, after a warm-up of both. */
+const compare = async (a: () => Promise<unknown>, b: () => Promise<unknown>) => {
   for (let i = 0; i < 200; i++) {
     await a()
     await b()
   }
-  const as: Array<number> = []
-  const bs: Array<number> = []
-  // alternate which goes first, so that neither always runs on a warmer (or busier) machine
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      as.push(await timeOf(a))
-      bs.push(await timeOf(b))
-    } else {
-      bs.push(await timeOf(b))
-      as.push(await timeOf(a))
-    }
-  }
-  return { a: median(as), b: median(bs) }
+  return interleaved(latencyOf, a, b, rounds)
 }
 
 const pair = (baseUrl: string, fetch?: typeof globalThis.fetch) => {
@@ -83,6 +97,20 @@ const pair = (baseUrl: string, fetch?: typeof globalThis.fetch) => {
   }
 }
 
+/** Calls per second with `callers` concurrent callers sharing `total` calls. */
+const throughputOf = async (call: () => Promise<unknown>, callers = 32, total = calls * 4) => {
+  let started = 0
+  const start = performance.now()
+  await Promise.all(Array.from({ length: callers }, async () => {
+    while (started++ < total) await call()
+  }))
+  return total / ((performance.now() - start) / 1000)
+}
+
+/** Throughput: median over half as many rounds. */
+const compareThroughput = (a: () => Promise<unknown>, b: () => Promise<unknown>) =>
+  interleaved((call) => throughputOf(call), a, b, Math.ceil(rounds / 2))
+
 const row = (name: string, value: number, baseline: number, unit: string) =>
   `${name.padEnd(54)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${baseline.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${(value / baseline).toFixed(2).padStart(6)}x`
 
@@ -96,7 +124,9 @@ const main = async () => {
   table.push(row("call, in-memory fetch: FeeShare / FeeShareClient", inMemory.a, inMemory.b, "µs"))
 
   // 1b. a local HTTP server
-  const server = createServer((_request, response) => {
+  let lastUrl = ""
+  const server = createServer((request, response) => {
+    lastUrl = request.url ?? ""
     response.writeHead(200, { ...headers, "content-length": Buffer.byteLength(body) })
     response.end(body)
   })
@@ -104,9 +134,21 @@ const main = async () => {
   const { port } = server.address() as AddressInfo
   const local = pair(`http://127.0.0.1:${port}${Api.basePath}`)
   const overHttp = await compare(local.facade, local.effect)
+  table.push(row("call, local HTTP server: FeeShare / FeeShareClient", overHttp.a, overHttp.b, "µs"))
+  const parallel = await compareThroughput(local.facade, local.effect)
+  table.push(row("32 callers, local server: FeeShare / FeeShareClient", parallel.a, parallel.b, "calls/s"))
+
+  // 2. the same call as a bare axios request (keep-alive, as axios-based SDKs configure it)
+  await local.facade()
+  const url = `http://127.0.0.1:${port}${lastUrl}`
+  const axiosClient = axios.create({ httpAgent: new Agent({ keepAlive: true }), headers: { "x-api-key": "bench-key" } })
+  const viaAxios = () => axiosClient.get<{ readonly response: string }>(url).then((answer) => BigInt(answer.data.response))
+  const againstAxios = await compare(local.facade, viaAxios)
+  table.push(row("call, local server: FeeShare / bare axios", againstAxios.a, againstAxios.b, "µs"))
+  const parallelAxios = await compareThroughput(local.facade, viaAxios)
+  table.push(row("32 callers, local server: FeeShare / bare axios", parallelAxios.a, parallelAxios.b, "calls/s"))
   await local.close()
   await new Promise<void>((resolve) => server.close(() => resolve()))
-  table.push(row("call, local HTTP server: FeeShare / FeeShareClient", overHttp.a, overHttp.b, "µs"))
 
   console.log(`feeshare (sdk) benchmarks: ${calls} sequential calls x ${rounds} rounds (median)`)
   console.log(`${"measure".padEnd(54)} ${"value".padStart(17)} ${"baseline".padStart(17)} ${"ratio".padStart(7)}`)

@@ -15,7 +15,7 @@ const sandbox = sandboxForExamples(directory)
 
 describe("README.md", async () => {
   const text = await readFile(readme, "utf8")
-  const examples = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? "")
+  const examples = [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? "")
 
   it("shows an Effect and a Promise example against the documented sandbox address", () => {
     expect(examples).toHaveLength(2)
@@ -26,7 +26,7 @@ describe("README.md", async () => {
     { name: "Effect", index: 0, expected: [/^new key key_\w+ signup: true$/, /^user [\w-]+ pools 0 key <redacted>$/] },
     { name: "Promise", index: 1, expected: [/pong/, /^0 pools;/, /^tokenMint must be a base58 public key of 32 bytes$/] }
   ])("the $name example runs as written", async ({ expected, index }) => {
-    const file = join(directory, `example-${index}.ts`)
+    const file = join(directory, `example-${index}.mjs`)
     await writeFile(file, (examples[index] ?? "").replaceAll(documentedRoot, sandbox().rootUrl))
     const lines: Array<string> = []
     const log = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => {

@@ -5,7 +5,6 @@ import * as FetchClient from "./fetchClient.js"
 import type { Platform } from "./platform.js"
 
 export const platform: Platform = {
-  name: "browser",
   httpClient: FetchClient.layer,
   keyFiles: undefined
 }

@@ -14,7 +14,6 @@ const undici = Layer.unwrapEffect(
 )
 
 export const platform: Platform = {
-  name: "node",
   httpClient: (fetch) => (fetch === undefined ? undici : FetchClient.layer(fetch)),
   keyFiles: KeyFiles.layer
 }

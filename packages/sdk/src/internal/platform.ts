@@ -7,8 +7,6 @@ import type { FileSystem, HttpClient } from "@effect/platform"
 import type { Layer } from "effect"
 
 export interface Platform {
-  /** Where the build runs, for messages. */
-  readonly name: "node" | "browser"
   /** The transport: the user's own `fetch` when given, else the fastest one of the platform. */
   readonly httpClient: (fetch: typeof globalThis.fetch | undefined) => Layer.Layer<HttpClient.HttpClient>
   /** Reads solana-keygen files; `undefined` where there is no file system. */
