@@ -64,17 +64,45 @@ export const RawAmount = Schema.transform(
 export type RawAmount = typeof RawAmount.Type
 
 /**
- * A non-negative decimal integer of any size (EVM wei amounts), ⇄ `bigint`.
+ * Largest uint256 (EVM amounts).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxU256 = 2n ** 256n - 1n
+
+/**
+ * @since 0.1.0
+ * @category rules
+ */
+export const u256Rule = "must be an integer from 0 to 2^256-1, written in canonical decimal"
+
+/**
+ * `true` when `text` is the canonical decimal form of a uint256. The length is checked
+ * before anything else, so that a hostile million-digit string costs nothing (`BigInt` of
+ * it would block the event loop for seconds).
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isU256String = (text: string): boolean =>
+  text.length <= 78 && canonical.test(text) && BigInt(text) <= maxU256
+
+/**
+ * A uint256 in canonical decimal (EVM wei amounts), ⇄ `bigint`.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const BigUint = Schema.transform(
   Schema.String.pipe(
-    Schema.filter((text) => canonical.test(text), { message: () => "must be the decimal string of a non-negative integer" }),
+    Schema.filter(isU256String, { message: () => u256Rule }),
     Schema.annotations({ identifier: "BigUintString" })
   ),
-  Schema.NonNegativeBigIntFromSelf,
+  Schema.BigIntFromSelf.pipe(
+    Schema.filter((n) => n >= 0n && n <= maxU256, { message: () => u256Rule }),
+    Schema.annotations({ identifier: "U256" })
+  ),
   { strict: true, decode: (text) => BigInt(text), encode: (n) => n.toString() }
 ).pipe(Schema.annotations({ identifier: "BigUint" }))
 

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
-import { Analytics, RawAmount, Trade, Validation } from "../src/index.js"
+import { Analytics, Envelope, Evm, RawAmount, Trade, Validation } from "../src/index.js"
 import { decodeFailure, publicKey, u64 } from "./arbitraries.js"
 
 const decode = Schema.decodeUnknownEither(RawAmount.RawAmount)
@@ -50,12 +50,40 @@ describe("RawAmount", () => {
     assert.deepStrictEqual(Schema.decodeUnknownEither(Analytics.LifetimeFees)(n.toString()), Either.right(n))
   })
 
-  it.prop("BigUint (wei) takes any non-negative integer, canonical only", [fc.bigInt({ min: 0n, max: 2n ** 256n })], ([n]) => {
+  it.prop("BigUint (wei) takes any uint256, canonical only", [fc.bigInt({ min: 0n, max: RawAmount.maxU256 })], ([n]) => {
     const schema = RawAmount.BigUint
     assert.deepStrictEqual(Schema.decodeUnknownEither(schema)(n.toString()), Either.right(n))
     assert.deepStrictEqual(Schema.encodeEither(schema)(n), Either.right(n.toString()))
     assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`0${n}`)))
     assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`-${n + 1n}`)))
+  })
+
+  it.prop("BigUint refuses what does not fit in 256 bits", [fc.bigInt({ min: RawAmount.maxU256 + 1n, max: 2n ** 300n })], ([n]) => {
+    assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(RawAmount.BigUint)(n.toString())))
+    assert.isTrue(Either.isLeft(Schema.encodeEither(RawAmount.BigUint)(n)))
+  })
+
+  it("a hostile million-digit amount is refused by its length, before BigInt", () => {
+    const huge = "9".repeat(1_000_000)
+    const original = globalThis.BigInt
+    let parsed = 0
+    // count BigInt calls on long strings: none may happen
+    globalThis.BigInt = Object.assign((value: string | number | bigint | boolean) => {
+      if (typeof value === "string" && value.length > 100) parsed++
+      return original(value)
+    }, original)
+    try {
+      assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(RawAmount.BigUint)(huge)))
+      assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(RawAmount.RawAmount)(huge)))
+      assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(Evm.CreationFee)({ creationFeeWei: huge })))
+      // a response goes through the compiled decoder: the same rule
+      const body = JSON.stringify({ success: true, response: { creationFeeWei: huge } })
+      const decoded = Envelope.decode(Envelope.Success(Evm.CreationFee), body, { status: 200, operation: "evm.creationFee" })
+      assert.isTrue(Either.isLeft(decoded))
+    } finally {
+      globalThis.BigInt = original
+    }
+    assert.strictEqual(parsed, 0)
   })
 
   it("format places the decimal point", () => {
