@@ -189,7 +189,13 @@ export interface Report {
   readonly line: string
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()
+/** The most of a message printed: a hostile server's 5 MB message is not a 5 MB line. */
+export const maxMessageLength = 500
+
+const oneLine = (text: string): string => {
+  const line = text.slice(0, maxMessageLength * 4).replace(/\s+/g, " ").trim()
+  return line.length > maxMessageLength ? `${line.slice(0, maxMessageLength)}… (${text.length} characters)` : line
+}
 
 /**
  * Describes a typed failure on one line. Messages of the library never carry secrets
@@ -213,6 +219,10 @@ export const describe = (error: unknown): Report => {
   if (tag === "InvalidRequest") advice = "fix the value; nothing was sent"
   if (tag === "MfaRequired") advice = "run `feeshare auth login` again with --mfa-code CODE"
   if (tag === "Forbidden") advice = "use a key allowed to do this (e.g. the fee-share admin's)"
+  if (tag === "UnexpectedResponse") {
+    advice = "the service answered something this version of feeshare does not understand; " +
+      "upgrade @feeshare/cli, or report it with the command line"
+  }
   const head = what === undefined ? why : `${what}: ${why}`
   return { code: c.code, tag, what, why, advice, line: `${head} (${tag}). ${advice}`.trim() }
 }

@@ -78,4 +78,21 @@ describe("ExitCode", () => {
     assert.strictEqual(invalid.line, "claims.createPlan: tokenMint r (more) (InvalidRequest). fix the value; nothing was sent")
     assert.notInclude(ExitCode.describe({ _tag: "X", message: String(Redacted.make("secret")) }).line, "secret")
   })
+
+  it("an answer this version does not understand says so and says to upgrade, never 'try again later'", () => {
+    const report = ExitCode.describe(
+      new FeeShareError.UnexpectedResponse({ status: 200, message: "the response is not an envelope", operation: "analytics.pools", body: "" })
+    )
+    assert.strictEqual(report.code, 6)
+    assert.include(report.line, "does not understand")
+    assert.include(report.line, "upgrade @feeshare/cli")
+    assert.notInclude(report.line, "try again later")
+  })
+
+  it("a hostile 5 MB message is printed capped, on one line", () => {
+    const report = ExitCode.describe(new FeeShareError.BadRequest({ status: 400, message: "x\n".repeat(2_500_000), operation: "trade.quote" }))
+    assert.isBelow(report.line.length, ExitCode.maxMessageLength + 200)
+    assert.notInclude(report.line, "\n")
+    assert.include(report.line, "(5000000 characters)")
+  })
 })

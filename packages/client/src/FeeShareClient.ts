@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { type AgentAuth, Api, FeeShareError, type RateLimit } from "@feeshare/domain"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
 import type { ConfigError } from "effect/ConfigError"
@@ -133,6 +133,20 @@ export declare namespace FeeShareClient {
     readonly maxRateLimitWait?: Duration.DurationInput | undefined
     /** A client-side sliding-window budget shared by every operation (default: none). */
     readonly budget?: RateBudget.Options | undefined
+    /**
+     * The largest response body read, in bytes, counted after decompression (default 16 MiB;
+     * 10,000 claimable positions take about 10 MB). A larger answer fails with
+     * `UnexpectedResponse` and nothing more of it is read.
+     */
+    readonly maxResponseBytes?: number | undefined
+    /**
+     * Redirects followed per request (default 5), and only to the origin of `baseUrl`: a
+     * redirect elsewhere fails with `UnexpectedResponse` naming the Location, so the API key
+     * never leaves its origin. Over fetch, redirects are read manually where the platform
+     * shows their Location (Node, Deno, Bun); in browsers and edge runtimes, which hide it,
+     * every redirect fails (`redirect: "error"`).
+     */
+    readonly maxRedirects?: number | undefined
   }
 }
 
@@ -145,8 +159,14 @@ export declare namespace FeeShareClient {
 export const defaults = {
   timeout: Duration.seconds(30),
   retry: RetryPolicy.defaults,
-  maxRateLimitWait: Duration.seconds(60)
+  maxRateLimitWait: Duration.seconds(60),
+  maxResponseBytes: 16 * 1024 * 1024,
+  maxRedirects: 5
 } as const
+
+/** Where a manual redirect's Location is readable: server runtimes. */
+const redirectMode = (): globalThis.RequestRedirect =>
+  typeof globalThis.process === "object" && typeof globalThis.process.versions?.node === "string" ? "manual" : "error"
 
 const invalid = (field: string, rule: string) =>
   new FeeShareError.InvalidRequest({
@@ -219,6 +239,13 @@ export const make = (
     if (!Number.isFinite(retry.baseDelayMillis) || !Number.isFinite(retry.maxDelayMillis)) {
       return yield* invalid("retry", "delays must be finite durations")
     }
+    const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
+    if (!isPositiveInt(maxResponseBytes)) return yield* invalid("maxResponseBytes", "must be a positive integer")
+    const maxRedirects = options.maxRedirects ?? defaults.maxRedirects
+    if (!(Number.isSafeInteger(maxRedirects) && maxRedirects >= 0 && maxRedirects <= 20)) {
+      return yield* invalid("maxRedirects", "must be an integer from 0 to 20")
+    }
+    const callerInit = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
     let budget: Executor.Settings["budget"] = Option.none()
     if (options.budget !== undefined) {
       if (!isPositiveInt(options.budget.limit)) return yield* invalid("budget.limit", "must be a positive integer")
@@ -241,7 +268,9 @@ export const make = (
       retry,
       maxRateLimitWaitMillis,
       budget,
-      rateLimit: yield* SubscriptionRef.make(Option.none<RateLimit.RateLimitInfo>())
+      rateLimit: yield* SubscriptionRef.make(Option.none<RateLimit.RateLimitInfo>()),
+      limits: { maxRedirects, maxResponseBytes },
+      requestInit: { ...Option.getOrUndefined(callerInit), redirect: redirectMode() }
     }
     const run = Executor.make(settings)
     const groups: Record<string, Record<string, (input?: unknown) => unknown>> = {}

@@ -62,6 +62,27 @@ export const fromHeaders = (
 }
 
 /**
+ * How long a `Retry-After` header asks to wait, in milliseconds from `nowMillis`: delay
+ * seconds (`120`) or an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`). A date in the past is 0;
+ * anything else (absent, negative, garbled, absurdly long) is `None`. Never throws.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const retryAfterMillis = (
+  value: string | ReadonlyArray<string> | undefined,
+  nowMillis: number
+): Option.Option<number> => {
+  const text = typeof value === "string" ? value.trim() : undefined
+  if (text === undefined || text.length === 0 || text.length > 64) return Option.none()
+  if (digits.test(text)) return Option.some(Number(text) * 1000)
+  // an HTTP date names the day of the week first; bare numbers with signs or points are not dates
+  if (!/^[A-Za-z]{3},/.test(text)) return Option.none()
+  const at = Date.parse(text)
+  return Number.isFinite(at) ? Option.some(Math.max(0, at - nowMillis)) : Option.none()
+}
+
+/**
  * The headers that carry `info`.
  *
  * @since 0.1.0

@@ -63,3 +63,25 @@ describe("RateLimit.fromHeaders", () => {
     assert.isTrue(Option.isNone(RateLimit.fromHeaders({})))
   })
 })
+
+describe("RateLimit.retryAfterMillis", () => {
+  const now = Date.UTC(2026, 10, 23, 12, 0, 0)
+
+  it.prop("delay seconds, with surrounding blanks", [fc.integer({ min: 0, max: 10 ** 9 })], ([seconds]) => {
+    assert.deepStrictEqual(RateLimit.retryAfterMillis(` ${seconds} `, now), Option.some(seconds * 1000))
+  })
+
+  it.prop("an HTTP date: the time left until it, 0 once passed", [fc.integer({ min: -1_000_000, max: 10_000_000 })], ([offset]) => {
+    const at = new Date(now + offset * 1000).toUTCString()
+    assert.deepStrictEqual(RateLimit.retryAfterMillis(at, now), Option.some(Math.max(0, offset * 1000)))
+  })
+
+  it.prop("anything else is None, never a throw", [
+    fc.oneof(fc.string(), fc.constantFrom("-1", "1.5", "1e3", "", "soon", "Mon, 99 Foo 2026", "9".repeat(100)))
+  ], ([text]) => {
+    const result = RateLimit.retryAfterMillis(text, now)
+    if (/^\s*[0-9]{1,15}\s*$/.test(text)) assert.isTrue(Option.isSome(result))
+    else if (!/^\s*[A-Za-z]{3},/.test(text)) assert.isTrue(Option.isNone(result))
+    else assert.isTrue(Option.isNone(result) || (Option.getOrThrow(result) >= 0))
+  })
+})

@@ -1,5 +1,5 @@
 import type { Headers, HttpClient, HttpClientError, HttpClientResponse, HttpMethod } from "@effect/platform"
-import { HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, HttpClientRequest } from "@effect/platform"
 import { Api, Envelope, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
 import type { Schema } from "effect"
 import {
@@ -19,6 +19,7 @@ import {
 } from "effect"
 import type * as RateBudget from "../RateBudget.js"
 import * as RetryPolicy from "../RetryPolicy.js"
+import * as Exchange from "./exchange.js"
 import type { Watchdog } from "./watchdog.js"
 
 /** Everything an operation needs from its client, resolved once by `make`. */
@@ -42,6 +43,24 @@ export interface Settings {
     readonly windowMillis: number
   }>
   readonly rateLimit: SubscriptionRef.SubscriptionRef<Option.Option<RateLimit.RateLimitInfo>>
+  /** Redirect hops and body size allowed per request. */
+  readonly limits: Exchange.Limits
+  /**
+   * The fetch options every request runs with (the caller's own, if any, plus the redirect
+   * mode: `manual` where a redirect's Location can be read, `error` elsewhere).
+   */
+  readonly requestInit: globalThis.RequestInit
+}
+
+/**
+ * A rate-limit reset further ahead than this is not believed: the service's window is one
+ * hour, so such a reset comes from a broken or hostile answer, and the next call is sent.
+ */
+export const untrustedResetMillis = 2 * 60 * 60 * 1000
+
+/** What the latest answer of a call said beyond its failure: its `Retry-After` (429 and 503). */
+interface Hint {
+  retryAfter: string | ReadonlyArray<string> | undefined
 }
 
 type Encode = (input: unknown) => Either.Either<unknown, FeeShareError.InvalidRequest>
@@ -234,7 +253,8 @@ export const make = (settings: Settings) => {
     op: Operation,
     response: HttpClientResponse.HttpClientResponse,
     text: string,
-    span: Tracer.Span
+    span: Tracer.Span,
+    hint: Hint
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> => {
     // some transports compute `headers` on every access: read it once
     const headers = response.headers
@@ -245,6 +265,7 @@ export const make = (settings: Settings) => {
       operation: op.operation,
       rateLimit: Option.getOrUndefined(info)
     })
+    hint.retryAfter = Either.isLeft(result) && (status === 429 || status === 503) ? headers["retry-after"] : undefined
     const snapshot = Option.isSome(info)
       ? info.value
       : Either.isLeft(result) && result.left._tag === "RateLimited" && result.left.resetAt > 0
@@ -290,35 +311,45 @@ export const make = (settings: Settings) => {
   const attempt = (
     op: Operation,
     request: HttpClientRequest.HttpClientRequest,
-    span: Tracer.Span
+    span: Tracer.Span,
+    hint: Hint
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
     Effect.flatMap(Scope.make(), (scope) =>
       Effect.contextWithEffect((context: Context.Context<never>) => {
         const close = Scope.close(scope, Exit.void)
         const deadline = settings.watchdog.start(close)
-        const exchange = Effect.flatMap(
-          settings.http.execute(request),
-          (response) => Effect.map(response.text, (text) => ({ response, text }))
-        )
+        const exchange = Exchange.run(settings.http, request, settings.limits, op.operation)
         return Effect.uninterruptibleMask((restore) =>
           Effect.matchCauseEffect(restore(exchange), {
             onFailure: (cause) => {
               deadline.done()
               const failure = Cause.failureOrCause(cause)
               const result = Either.isLeft(failure)
-                ? Effect.fail(deadline.timedOut ? timeout(op) : transportError(op, failure.left))
+                ? Effect.fail(
+                  deadline.timedOut
+                    ? timeout(op)
+                    : failure.left._tag === "UnexpectedResponse"
+                    ? failure.left
+                    : transportError(op, failure.left)
+                )
                 : Effect.failCause(failure.right)
-              // interrupted: cancel the request on the wire
-              return Cause.isInterrupted(cause) ? Effect.zipRight(close, result) : result
+              // cancel the request on the wire: an interruption, or a body left unread
+              return Effect.zipRight(close, result)
             },
             onSuccess: ({ response, text }) => {
               deadline.done()
-              return restore(receive(op, response, text, span))
+              return restore(receive(op, response, text, span, hint))
             }
           })
         ).pipe(
-          // one context change for both: the call's span as parent, the request's scope
-          Effect.provide(Context.add(Context.add(context, Tracer.ParentSpan, span), Scope.Scope, scope))
+          // one context change for all: the call's span as parent, the request's scope, the fetch options
+          Effect.provide(
+            Context.add(
+              Context.add(Context.add(context, Tracer.ParentSpan, span), Scope.Scope, scope),
+              FetchHttpClient.RequestInit,
+              settings.requestInit
+            )
+          )
         )
       }))
 
@@ -376,7 +407,8 @@ export const make = (settings: Settings) => {
     op: Operation,
     request: HttpClientRequest.HttpClientRequest,
     span: Tracer.Span,
-    first: FeeShareError.ApiFailure | undefined
+    first: FeeShareError.ApiFailure | undefined,
+    hint: Hint
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
     Effect.gen(function*() {
       let attempts = first === undefined ? 0 : 1
@@ -388,7 +420,12 @@ export const make = (settings: Settings) => {
           // the last answer said the window is spent: wait for its reset instead of a sure 429
           const known = yield* readRateLimit
           if (Option.isSome(known) && known.value.remaining === 0) {
-            const wait = known.value.resetAtMillis - (yield* Clock.currentTimeMillis)
+            const untilReset = known.value.resetAtMillis - (yield* Clock.currentTimeMillis)
+            // a reset beyond any real window is not believed for longer than the caller's wait
+            // budget: after it, the call is sent and its answer decides
+            const wait = untilReset > untrustedResetMillis
+              ? settings.maxRateLimitWaitMillis - waitedMillis
+              : untilReset
             if (wait > 0) {
               if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
                 return yield* spent(op, known.value, `rate limit spent until ${known.value.resetAt}`, wait)
@@ -419,7 +456,7 @@ export const make = (settings: Settings) => {
             }
           }
           attempts++
-          const result = yield* Effect.either(attempt(op, request, span))
+          const result = yield* Effect.either(attempt(op, request, span, hint))
           if (attempts > 1) span.attribute("feeshare.attempts", attempts)
           if (Either.isRight(result)) return result.right
           failure = result.left
@@ -427,6 +464,22 @@ export const make = (settings: Settings) => {
         const error = failure
         failure = undefined
         if (!op.retried) return yield* Effect.fail(advise(error))
+        const header = hint.retryAfter
+        const asked = header === undefined
+          ? undefined
+          : Option.getOrUndefined(RateLimit.retryAfterMillis(header, yield* Clock.currentTimeMillis))
+        if (asked !== undefined && (error._tag === "RateLimited" || RetryPolicy.isTransient(error))) {
+          // the server said when to come back: then, or not at all within the wait budget
+          if (attempts >= settings.retry.maxAttempts || waitedMillis + asked > settings.maxRateLimitWaitMillis) {
+            return yield* Effect.fail(error)
+          }
+          yield* Effect.logDebug("retry-after: waiting").pipe(
+            Effect.annotateLogs({ operation: op.operation, status: error.status, waitMillis: asked })
+          )
+          yield* Effect.sleep(Duration.millis(asked))
+          waitedMillis += asked
+          continue
+        }
         if (error._tag === "RateLimited" && error.status === 429 && error.resetAt > 0) {
           // wait for the reset at most once per window, within the caller's wait budget
           const wait = Math.max(0, error.resetAt * 1000 - (yield* Clock.currentTimeMillis))
@@ -470,13 +523,15 @@ export const make = (settings: Settings) => {
     request: HttpClientRequest.HttpClientRequest,
     span: Tracer.Span
   ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
-    Effect.flatMap(readRateLimit, (known) =>
-      Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
+    Effect.flatMap(readRateLimit, (known) => {
+      const hint: Hint = { retryAfter: undefined }
+      return Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
         ? Effect.catchAll(
-          attempt(op, request, span),
-          (error) => Effect.withParentSpan(loop(op, request, span, error), span)
+          attempt(op, request, span, hint),
+          (error) => Effect.withParentSpan(loop(op, request, span, error, hint), span)
         )
-        : Effect.withParentSpan(loop(op, request, span, undefined), span))
+        : Effect.withParentSpan(loop(op, request, span, undefined, hint), span)
+    })
 
   /**
    * The function a client method calls: validate, build the request, send it inside the
