@@ -25,6 +25,7 @@ import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
 import { platform } from "#platform"
 import * as Errors from "./Errors.js"
+import { Calls } from "./internal/calls.js"
 import * as SignerInput from "./SignerInput.js"
 
 /**
@@ -174,6 +175,7 @@ const invalid = (operation: string, field: string, rule: string) =>
 export class FeeShare implements AsyncDisposable {
   readonly #runtime: ManagedRuntime.ManagedRuntime<FeeShareClient, Domain.InvalidRequest>
   readonly #closing = new AbortController()
+  readonly #calls = new Calls()
   readonly #signers: Redacted.Redacted<ReadonlyArray<SignerInput.SignerInput>>
   readonly #rpcUrl: string | undefined
   readonly #rpcOptions: ChainRpc.Options
@@ -199,12 +201,11 @@ export class FeeShare implements AsyncDisposable {
     if (this.#closing.signal.aborted) {
       return Promise.reject(new Errors.Closed({ status: 0, message: "the client is closed" }))
     }
-    const signal = options?.signal === undefined
-      ? this.#closing.signal
-      : AbortSignal.any([options.signal, this.#closing.signal])
-    return this.#runtime.runPromiseExit(effect, { signal }).then((exit) => {
+    const signal = options?.signal
+    return this.#calls.run(this.#runtime, effect, signal, (exit) => {
       if (Exit.isSuccess(exit)) return exit.value
-      throw Errors.fromCause(exit.cause, signal)
+      // an interruption comes from the caller's signal or from close()
+      throw Errors.fromCause(exit.cause, signal?.aborted === true ? signal : this.#closing.signal)
     })
   }
 
@@ -361,6 +362,7 @@ export class FeeShare implements AsyncDisposable {
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return
     this.#closing.abort(new Errors.Closed({ status: 0, message: "the client was closed" }))
+    await this.#calls.interruptAll()
     await this.#runtime.dispose()
   }
 

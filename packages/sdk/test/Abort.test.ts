@@ -2,6 +2,7 @@
 // server sees the connection close) and nothing is left in flight.
 import { Api } from "@feeshare/domain"
 import { Aborted, Closed, FeeShare, RateLimited } from "feeshare"
+import { getEventListeners } from "node:events"
 import { afterEach, describe, expect, it } from "vitest"
 import * as TestServer from "./support/server.js"
 
@@ -101,5 +102,47 @@ describe("Abort", () => {
     }
     expect(await pending).toBeInstanceOf(Aborted)
     expect(await rejection(escaped.ping())).toBeInstanceOf(Closed)
+  })
+})
+
+describe("many concurrent calls", () => {
+  const pong = () =>
+    Promise.resolve(new Response(JSON.stringify({ success: true, response: [] }), { headers: { "content-type": "application/json" } }))
+
+  it("1,000 concurrent calls, with and without one shared signal: no listener warning, no listener left", async () => {
+    const warnings: Array<string> = []
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`)
+    process.on("warning", onWarning)
+    try {
+      await using feeshare = new FeeShare({ baseUrl: "http://feeshare.invalid/api/v1", apiKey: "key-0123456789", fetch: pong })
+      const shared = new AbortController()
+      const calls = Array.from({ length: 1_000 }, (_, i) =>
+        feeshare.analytics.pools({ onlyMigrated: false }, i % 2 === 0 ? { signal: shared.signal } : undefined))
+      expect(getEventListeners(shared.signal, "abort").length).toBeLessThanOrEqual(1)
+      expect((await Promise.all(calls)).every((pools) => pools.length === 0)).toBe(true)
+      expect(getEventListeners(shared.signal, "abort")).toEqual([])
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off("warning", onWarning)
+    }
+    expect(warnings.filter((w) => w.includes("MaxListeners"))).toEqual([])
+  })
+
+  it("a shared signal aborts every call that uses it, and only those", async () => {
+    const server = await serve("hang")
+    await using feeshare = new FeeShare({ baseUrl: server.baseUrl, apiKey: "key-0123456789" })
+    const shared = new AbortController()
+    const aborted = Array.from({ length: 20 }, () => rejection(feeshare.analytics.pools(undefined, { signal: shared.signal })))
+    const other = new AbortController()
+    const kept = rejection(feeshare.analytics.pools(undefined, { signal: other.signal }))
+    while (server.inFlight() < 21) await server.next()
+    shared.abort(new Error("shutdown"))
+    for (const error of await Promise.all(aborted)) expect(error).toBeInstanceOf(Aborted)
+    expect(getEventListeners(shared.signal, "abort")).toEqual([])
+    expect(getEventListeners(other.signal, "abort").length).toBe(1)
+    other.abort(new Error("later"))
+    expect(await kept).toBeInstanceOf(Aborted)
+    expect(getEventListeners(other.signal, "abort")).toEqual([])
   })
 })
