@@ -170,7 +170,7 @@ export const program = (options: Options) =>
       `   first answer: readiness ${plan.readiness.status}, ${plan.transactions.length} stage(s): ` +
         plan.transactions.map((s) => `${s.id} (${s.kind})`).join(", ")
     )
-    const claimed = yield* Signing.executePlan(plan, () => client.claims.createPlan(request), claimerB, run)
+    const claimed = yield* Signing.executePlan(plan, request.transactionFormat, () => client.claims.createPlan(request), claimerB, run)
     landed += claimed.stages.length
 
     // 8. analytics

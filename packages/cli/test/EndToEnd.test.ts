@@ -121,9 +121,12 @@ describe("feeshare (spawned)", () => {
           const result = document(dry) as {
             dryRun: boolean
             verified: Array<string>
+            expired: Array<string> | null
             plan: { readiness: { status: string }; stages: Array<{ id: string; kind: string }> }
           }
           assert.isTrue(result.dryRun)
+          // the blockhash expiry was checked against the RPC: nothing has expired yet
+          assert.deepStrictEqual(result.expired, [])
           assert.strictEqual(result.plan.readiness.status, "setup_required")
           assert.deepStrictEqual(result.verified, result.plan.stages.map((s) => s.id))
           assert.isTrue(result.plan.stages.length > 0)

@@ -22,7 +22,7 @@ import * as Flows from "@feeshare/solana/Flows"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
 import { platform } from "#platform"
 import * as Errors from "./Errors.js"
 import { Calls } from "./internal/calls.js"
@@ -121,6 +121,32 @@ export interface ExecutePlanOptions
  * @since 0.1.0
  * @category models
  */
+export interface VerifyPlanOptions extends CallOptions {
+  /** The request the plan came from: its `transactionFormat` (default `v0`) is enforced. */
+  readonly request?: Claims.ClaimPlanRequest | undefined
+  /** Commitment of the block height the expiry is checked against (default `confirmed`). */
+  readonly commitment?: Chain.Commitment | undefined
+}
+
+/**
+ * What `verifyPlan` found: every stage verified, and (with `rpcUrl`) those already expired.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PlanVerification extends PlanExecutor.Verification {
+  /** Stages whose `lastValidBlockHeight` has passed; `undefined` without `rpcUrl`. */
+  readonly expiredStages: ReadonlyArray<string> | undefined
+}
+
+/** The format a plan was requested in: the request's, `v0` by default; unknown without it. */
+const requestedFormat = (request: Claims.ClaimPlanRequest | undefined) =>
+  request === undefined ? undefined : request.transactionFormat ?? "v0"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface SendOptions extends CallOptions, Flows.Options {}
 
 /**
@@ -156,6 +182,9 @@ const isList = (
 
 const invalid = (operation: string, field: string, rule: string) =>
   new Domain.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
+
+/** A call refused before it runs, with the facade's class of the failure. */
+const rejected = (error: Domain.InvalidRequest): Promise<never> => Promise.reject(Errors.fromCause(Cause.fail(error)))
 
 /**
  * The client for Promise users. Create one per configuration and `close()` it (or declare
@@ -332,6 +361,10 @@ export class FeeShare implements AsyncDisposable {
    */
   executePlan(plan: Plan.TransactionPlan, options: ExecutePlanOptions = {}): Promise<PlanExecutor.Result> {
     const { onEvent, request } = options
+    if (request === undefined && plan.readiness.status === "setup_required") {
+      // checked before anything is signed: the setup would land and the plan could not go on
+      return rejected(invalid("executePlan", "request", "is required for a setup_required plan (it is rebuilt after the setup)"))
+    }
     const program = Effect.flatMap(FeeShareClient, (client) =>
       PlanExecutor.execute(plan, {
         rebuild: () =>
@@ -343,9 +376,30 @@ export class FeeShare implements AsyncDisposable {
         maxRebuilds: options.maxRebuilds,
         warmupInterval: options.warmupInterval,
         warmupDeadline: options.warmupDeadline,
-        rebroadcastInterval: options.rebroadcastInterval
+        rebroadcastInterval: options.rebroadcastInterval,
+        format: requestedFormat(request)
       }))
     return this.#run(Effect.provide(program, this.#onChain("executePlan")), options)
+  }
+
+  /**
+   * A dry run of `executePlan`: every check it makes before a signature (the plan's rules,
+   * the requested format, each stage's bytes against its metadata with the configured
+   * signers), and nothing is signed or sent. With `rpcUrl`, also lists the stages whose
+   * blockhash has already expired (they would be rebuilt). Rejects with the first refusal.
+   */
+  verifyPlan(plan: Plan.TransactionPlan, options: VerifyPlanOptions = {}): Promise<PlanVerification> {
+    const verification = PlanExecutor.verify(plan, { format: requestedFormat(options.request) })
+    const expired = this.#rpcUrl === undefined
+      ? Effect.succeed(undefined)
+      : Effect.provide(
+        PlanExecutor.expiredStages(plan, options.commitment ?? this.#commitment),
+        ChainRpc.layer(this.#rpcUrl, this.#rpcOptions)
+      )
+    const [primary, ...others] = Redacted.value(this.#signers)
+    if (primary === undefined) return rejected(invalid("verifyPlan", "signer", "is required to verify signatures"))
+    const program = Effect.zipWith(verification, expired, (verified, expiredStages) => ({ ...verified, expiredStages }))
+    return this.#run(Effect.provide(program, Signers.layerEffect(SignerInput.load(primary), ...others.map(SignerInput.load))), options)
   }
 
   /**

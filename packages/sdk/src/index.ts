@@ -19,9 +19,11 @@ export {
   type FeeShareOptions,
   type Group,
   type LoginOptions,
+  type PlanVerification,
   type Promised,
   type SendOptions,
-  type SignAndSend
+  type SignAndSend,
+  type VerifyPlanOptions
 } from "./FeeShare.js"
 
 /** @since 0.1.0 */

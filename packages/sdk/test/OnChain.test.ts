@@ -4,7 +4,9 @@
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Keypair } from "@solana/web3.js"
-import { FeeShare, type PlanEvent, type SignerInput } from "feeshare"
+import { Effect, Redacted } from "effect"
+import type { Signer } from "@feeshare/domain"
+import { FeeShare, FormatMismatch, InvalidPlan, InvalidRequest, type PlanEvent, type SignerInput } from "feeshare"
 import { fromKeypair } from "feeshare/web3"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -133,6 +135,35 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     }
     expect(fees).toBeGreaterThan(0n)
     expect(await creator.analytics.lifetimeFees({ tokenMint: token.mint })).toBe(fees)
+  })
+
+  it("verifyPlan is a dry run of executePlan; executePlan without its request refuses a setup_required plan before signing", async () => {
+    const inner = await Effect.runPromise(LocalSigner.fromSecretKey(Redacted.make(claimer.secretKey)))
+    let signatures = 0
+    const counting: Signer.Signer.Service = {
+      publicKey: inner.publicKey,
+      signMessage: (message) => Effect.suspend(() => {
+        signatures++
+        return inner.signMessage(message)
+      })
+    }
+    const client = clientFor(counting)
+    const wallet = claimer.publicKey.toBase58()
+    const request = { feeClaimer: wallet, tokenMint: token.mint, transactionFormat: "v0" } as const
+    const plan = await client.claims.createPlan(request)
+    expect(plan.readiness.status).toBe("setup_required")
+    expect(plan.transactions.length).toBeGreaterThan(1)
+
+    const report = await client.verifyPlan(plan, { request })
+    expect(report.stages.map((stage) => stage.id)).toEqual(plan.transactions.map((stage) => stage.id))
+    expect(report.expiredStages).toEqual([])
+    await expect(client.verifyPlan(plan, { request: { ...request, transactionFormat: "v1" } })).rejects.toBeInstanceOf(FormatMismatch)
+    const forward = { ...plan, transactions: [...plan.transactions].reverse() }
+    await expect(client.verifyPlan(forward, { request })).rejects.toBeInstanceOf(InvalidPlan)
+    const refused = await client.executePlan(plan).then(() => undefined, (error: unknown) => error)
+    expect(refused).toBeInstanceOf(InvalidRequest)
+    expect((refused as InvalidRequest).field).toBe("request")
+    expect(signatures).toBe(0)
   })
 
   it("executePlan: a v0 plan through setup_required and the warm-up to landed, reporting progress", async () => {

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Plan, type Signer } from "@feeshare/domain"
+import { type Claims, Plan, type Signer } from "@feeshare/domain"
 import { Clock, Data, Duration, Effect, Either, Mailbox, Queue, Schema, Stream } from "effect"
 import * as Chain from "./Chain.js"
 import * as Signers from "./Signers.js"
@@ -132,7 +132,97 @@ export interface Options<E, R> {
   readonly warmupDeadline?: Duration.DurationInput | undefined
   /** See `Chain.sendAndConfirm`. Default 2 seconds. */
   readonly rebroadcastInterval?: Duration.DurationInput | undefined
+  /**
+   * The `transactionFormat` the plan was requested in (`v0` when the request left it out):
+   * every stage of every plan must be in it, or the plan is refused before any signature.
+   */
+  readonly format?: Claims.TransactionFormat | undefined
 }
+
+/**
+ * Refuses a plan with a stage whose `format` is not the one requested.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const checkFormat = (
+  plan: Pick<Plan.TransactionPlan, "transactions">,
+  format: Claims.TransactionFormat
+): Effect.Effect<void, WireTransaction.FormatMismatch> => {
+  const stage = plan.transactions.find((candidate) => candidate.format !== format)
+  return stage === undefined
+    ? Effect.void
+    : Effect.fail(
+      new WireTransaction.FormatMismatch({
+        stage: stage.id,
+        message: `${stage.id}: the stage is ${stage.format} but the plan was requested as ${format}`
+      })
+    )
+}
+
+/**
+ * What `verify` found: every stage passed every check made before a signature.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Verification {
+  readonly stages: ReadonlyArray<{
+    readonly id: string
+    readonly kind: Plan.StageKind
+    readonly format: Claims.TransactionFormat
+    readonly requiredSigners: ReadonlyArray<string>
+    readonly lastValidBlockHeight: bigint
+  }>
+}
+
+/**
+ * Every check `execute` makes before it signs, and nothing else: the plan's rules
+ * (`Plan.validate`), the requested format, and each stage's bytes against its metadata with
+ * the local signers. A dry run: nothing is signed or sent.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const verify = (
+  plan: Plan.TransactionPlan,
+  options: { readonly format?: Claims.TransactionFormat | undefined } = {}
+): Effect.Effect<Verification, Plan.InvalidPlan | WireTransaction.Refusal, Signers.Signers> =>
+  Effect.gen(function*() {
+    yield* Plan.validate(plan)
+    if (options.format !== undefined) yield* checkFormat(plan, options.format)
+    const signers = yield* Signers.Signers
+    yield* Effect.forEach(
+      plan.transactions,
+      (stage) => WireTransaction.verifyStage(stage, Signers.forTransaction(signers, stage.requiredSigners)),
+      { concurrency: 8, discard: true }
+    )
+    return {
+      stages: plan.transactions.map((stage) => ({
+        id: stage.id,
+        kind: stage.kind,
+        format: stage.format,
+        requiredSigners: stage.requiredSigners,
+        lastValidBlockHeight: stage.lifetime.lastValidBlockHeight
+      }))
+    }
+  })
+
+/**
+ * The stages whose blockhash has expired at the chain's current block height (they would be
+ * rebuilt before sending).
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const expiredStages = (
+  plan: Pick<Plan.TransactionPlan, "transactions">,
+  commitment: Chain.Commitment = "confirmed"
+): Effect.Effect<ReadonlyArray<string>, Chain.ChainUnavailable, Chain.Chain> =>
+  Effect.map(
+    Effect.flatMap(Chain.Chain, (chain) => chain.blockHeight(commitment)),
+    (height) => plan.transactions.filter((stage) => stage.lifetime.lastValidBlockHeight < height).map((stage) => stage.id)
+  )
 
 type Outcome =
   | { readonly _tag: "Landed"; readonly stage: Plan.Stage; readonly landed: Chain.Landed }
@@ -303,6 +393,7 @@ export const execute = <E, R>(
 
     while (true) {
       yield* Plan.validate(current)
+      if (options.format !== undefined) yield* checkFormat(current, options.format)
       if (current.readiness.status === Plan.setupRequired && current.transactions.length === 0) {
         const now = yield* Clock.currentTimeMillis
         warmingSince ??= now

@@ -316,4 +316,77 @@ describe("PlanExecutor on a fake chain", () => {
       assert.strictEqual(error._tag, "InvalidPlan")
       assert.strictEqual(Chunk.size(Chunk.fromIterable(chain.sends)), 0)
     }))
+
+  it.effect("a stage in another format than the one requested is refused before any signature", () =>
+    Effect.gen(function*() {
+      const { chain, keys, service } = yield* setup({ behaviours: [{ latencyMs: 0 }], deps: [[], [0]] })
+      const plan = yield* service.build()
+      assert.deepStrictEqual(plan.transactions.map((stage) => stage.format), ["v1", "v0"])
+      let signatures = 0
+      const inner = LocalSigner.fromKeyPairSigner(keys.caller)
+      const spy: Signer.Signer.Service = {
+        publicKey: inner.publicKey,
+        signMessage: (message) => Effect.suspend(() => {
+          signatures++
+          return inner.signMessage(message)
+        })
+      }
+      const error = yield* PlanExecutor.execute(plan, { rebuild: () => service.build(), format: "v0" }).pipe(
+        Effect.provide(Layer.succeed(Chain.Chain, chain.service)),
+        Effect.provide(Signers.layer(spy)),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "FormatMismatch")
+      if (error._tag === "FormatMismatch") {
+        assert.strictEqual(error.stage, "s0")
+        assert.include(error.message, "requested as v0")
+      }
+      assert.strictEqual(signatures, 0)
+      assert.strictEqual(chain.sends.length, 0)
+    }))
+
+  it.effect("verify (a dry run): every check execute makes before signing, and nothing signed", () =>
+    Effect.gen(function*() {
+      const { keys, service } = yield* setup({ behaviours: [{ latencyMs: 0 }], deps: [[], [0], [0, 1]] })
+      const plan = yield* service.build()
+      let signatures = 0
+      const inner = LocalSigner.fromKeyPairSigner(keys.caller)
+      const spy = Signers.layer({
+        publicKey: inner.publicKey,
+        signMessage: (message) => Effect.suspend(() => {
+          signatures++
+          return inner.signMessage(message)
+        })
+      })
+      const report = yield* PlanExecutor.verify(plan).pipe(Effect.provide(spy))
+      assert.deepStrictEqual(report.stages.map((stage) => stage.id), ["s0", "s1", "s2"])
+
+      // a dependency that points forward: the real run refuses it, so does the dry run
+      const forward = { ...plan, transactions: [...plan.transactions].reverse() }
+      assert.strictEqual((yield* Effect.flip(PlanExecutor.verify(forward).pipe(Effect.provide(spy))))._tag, "InvalidPlan")
+      // the requested format
+      const v0 = yield* Effect.flip(PlanExecutor.verify(plan, { format: "v0" }).pipe(Effect.provide(spy)))
+      assert.strictEqual(v0._tag, "FormatMismatch")
+      // a tampered stage
+      const tampered = {
+        ...plan,
+        transactions: plan.transactions.map((stage, i) => i === 1 ? { ...stage, messageSha256: "0".repeat(64) } : stage)
+      }
+      assert.strictEqual((yield* Effect.flip(PlanExecutor.verify(tampered).pipe(Effect.provide(spy))))._tag, "MessageHashMismatch")
+      assert.strictEqual(signatures, 0)
+    }))
+
+  it.effect("expiredStages names the stages whose lastValidBlockHeight the chain has passed", () =>
+    Effect.gen(function*() {
+      const { chain, service } = yield* setup({ behaviours: [{ latencyMs: 0 }], deps: [[], [0]] })
+      const plan = yield* service.build()
+      const valid = plan.transactions[0]!.lifetime.lastValidBlockHeight
+      const at = (height: bigint) =>
+        PlanExecutor.expiredStages(plan).pipe(
+          Effect.provide(Layer.succeed(Chain.Chain, { ...chain.service, blockHeight: () => Effect.succeed(height) }))
+        )
+      assert.deepStrictEqual(yield* at(valid), [])
+      assert.deepStrictEqual(yield* at(valid + 1n), ["s0", "s1"])
+    }))
 })
+

@@ -263,20 +263,30 @@ export const claimsClaim = (
     const signing = yield* loadSigning
     const request = planRequest(wallet.publicKey, args.mint, args.format)
     const plan = yield* api.claims.createPlan(request)
+    const format = request.transactionFormat ?? "v0"
     if (args.dryRun) {
-      yield* signing.verifyPlan(plan, wallet)
+      const { expired } = yield* signing.verifyPlan(plan, format, wallet, runOf(g))
       const pending = plan.readiness.status === "setup_required"
         ? ["The claim stages are built once the lookup-table setup above has landed."]
         : []
-      return Output.result({ dryRun: true, verified: plan.transactions.map((s) => s.id), plan: planJson(plan) }, [
-        `Dry run: every stage verified; nothing was signed or sent.`,
-        ...planLines(plan),
-        ...pending
-      ])
+      const expiry = typeof expired === "string"
+        ? [`Warning: the blockhash expiry could not be checked (${expired}).`]
+        : expired.length > 0
+        ? [`Warning: the blockhash of ${expired.join(", ")} has expired; a real run rebuilds the plan first.`]
+        : []
+      return Output.result(
+        {
+          dryRun: true,
+          verified: plan.transactions.map((s) => s.id),
+          expired: typeof expired === "string" ? null : expired,
+          plan: planJson(plan)
+        },
+        [`Dry run: the plan and every stage verified; nothing was signed or sent.`, ...planLines(plan), ...pending, ...expiry]
+      )
     }
     const run = runOf(g)
     yield* run.onLine(`Claiming ${args.mint} for ${wallet.publicKey} (${plan.readiness.status}):`)
-    const result = yield* signing.executePlan(plan, () => api.claims.createPlan(request), wallet, run)
+    const result = yield* signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
     return Output.result(
       { landed: result.stages, rebuilds: result.rebuilds },
       [

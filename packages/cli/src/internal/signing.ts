@@ -2,7 +2,7 @@
  * The Solana part of the CLI (loaded only by the commands that sign): keys, verification,
  * dry runs, and execution with progress lines.
  */
-import type { FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
@@ -34,16 +34,31 @@ const environment = (signer: Signer.Signer.Service, run: Run) =>
     ChainRpc.layer(run.rpcUrl, run.pollMillis === undefined ? {} : { pollInterval: `${run.pollMillis} millis` })
   )
 
-/** The verified stages of a plan (every stage, nothing signed), for `--dry-run`. */
-export const verifyPlan = (plan: Plan.TransactionPlan, signer: Signer.Signer.Service) =>
-  Effect.forEach(plan.transactions, (stage) =>
-    WireTransaction.verifyStage(stage, Signers.forTransaction(Signers.make(signer), stage.requiredSigners)).pipe(
-      Effect.as(stage)
-    ))
+/**
+ * `--dry-run`: every check the real run makes before signing (the plan's rules, the requested
+ * format, every stage against its metadata), then the stages whose blockhash has already
+ * passed, or why that could not be checked. Nothing is signed or sent.
+ */
+export const verifyPlan = (
+  plan: Plan.TransactionPlan,
+  format: Claims.TransactionFormat,
+  signer: Signer.Signer.Service,
+  run: Run
+) =>
+  Effect.gen(function*() {
+    const verification = yield* PlanExecutor.verify(plan, { format }).pipe(Effect.provide(Signers.layer(signer)))
+    const expired = yield* PlanExecutor.expiredStages(plan).pipe(
+      Effect.map((stages): ReadonlyArray<string> | string => stages),
+      Effect.catchTag("ChainUnavailable", (error) => Effect.succeed(error.message)),
+      Effect.provide(environment(signer, run))
+    )
+    return { verification, expired }
+  })
 
 /** Executes a claim plan with a progress line per event; returns the landed stages. */
 export const executePlan = <E, R>(
   plan: Plan.TransactionPlan,
+  format: Claims.TransactionFormat,
   rebuild: () => Effect.Effect<Plan.TransactionPlan, E, R>,
   signer: Signer.Signer.Service,
   run: Run
@@ -58,7 +73,8 @@ export const executePlan = <E, R>(
     rebuild: () => Effect.map(rebuild(), remember),
     onEvent: (event) => run.onLine(Progress.line(event, kinds)),
     ...(run.warmupMillis === undefined ? {} : { warmupInterval: `${run.warmupMillis} millis` }),
-    rebroadcastInterval: "1 second"
+    rebroadcastInterval: "1 second",
+    format
   }).pipe(Effect.provide(environment(signer, run)))
 }
 
