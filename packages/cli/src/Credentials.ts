@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { homedir } from "node:os"
+import * as Permissions from "./internal/permissions.js"
 
 /**
  * The credentials file could not be read or written.
@@ -125,6 +126,7 @@ export const read = Effect.fn("Credentials.read")(function*(file: string = path(
   const fs = yield* FileSystem.FileSystem
   const exists = yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false))
   if (!exists) return empty
+  yield* Permissions.warnIfShared(file, "the credentials file")
   const text = yield* fs.readFileString(file).pipe(
     Effect.mapError(() => new CredentialsError({ path: file, message: `${file}: cannot be read` }))
   )
@@ -166,6 +168,7 @@ export const save = Effect.fn("Credentials.save")(function*(
   const text = yield* encodeFile(next).pipe(Effect.mapError(failed("encode the credentials")))
   const dir = paths.dirname(file)
   yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 }).pipe(Effect.mapError(failed("create its directory")))
+  yield* Permissions.tightenDirectory(dir)
   const temporary = `${file}.${process.pid}.tmp`
   yield* fs.writeFileString(temporary, `${text}\n`, { mode: fileMode }).pipe(Effect.mapError(failed("be written")))
   // the mode given to open() is masked by the umask: set it explicitly before the rename

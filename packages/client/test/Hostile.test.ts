@@ -224,3 +224,20 @@ describe("Retry-After and rate-limit resets", () => {
       assert.strictEqual(server.requests.length, 2)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
 })
+
+describe("a server that echoes the key in another form", () => {
+  it.scoped("upper case and base64 echoes are scrubbed from the failure", () =>
+    Effect.gen(function*() {
+      const server = yield* rawServer((_request, response) => {
+        const text = JSON.stringify({
+          success: false,
+          error: `bad key ${Buffer.from(apiKey).toString("base64")} / ${apiKey.toUpperCase()}`
+        })
+        response.writeHead(400, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+        response.end(text)
+      })
+      const error = yield* Effect.flip(lifetimeFees(yield* clientOf(server)))
+      assertInstanceOf(error, FeeShareError.BadRequest)
+      assert.strictEqual(error.message, "bad key [redacted] / [redacted]")
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
+})

@@ -13,8 +13,10 @@ import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Progress from "../Progress.js"
+import * as Permissions from "./permissions.js"
 
-export const loadSigner = (path: string) => LocalSigner.fromKeygenFile(path)
+export const loadSigner = (path: string) =>
+  Effect.zipRight(Permissions.warnIfShared(path, "the key file"), LocalSigner.fromKeygenFile(path))
 
 export const generate = LocalSigner.generate
 

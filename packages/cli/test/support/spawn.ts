@@ -39,7 +39,8 @@ export const keygenFile = (dir: string, name: string): { readonly path: string; 
   const pub = publicKey.export({ format: "der", type: "spki" }).subarray(-32)
   const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32)
   const path = join(dir, `${name}.json`)
-  writeFileSync(path, JSON.stringify([...seed, ...pub]))
+  // as solana-keygen writes it: readable by its owner only
+  writeFileSync(path, JSON.stringify([...seed, ...pub]), { mode: 0o600 })
   return { path, publicKey: new Uint8Array(pub) }
 }
 

@@ -20,6 +20,7 @@ import {
 import type * as RateBudget from "../RateBudget.js"
 import * as RetryPolicy from "../RetryPolicy.js"
 import * as Exchange from "./exchange.js"
+import * as SecretScrubber from "./secretScrubber.js"
 import type { Watchdog } from "./watchdog.js"
 
 /** Everything an operation needs from its client, resolved once by `make`. */
@@ -150,7 +151,6 @@ export const operations = (settings: Settings): ReadonlyArray<Operation> => {
   return out
 }
 
-const scrubbed = "[redacted]"
 
 const describeCause = (cause: unknown): string => {
   const parts: Array<string> = []
@@ -178,13 +178,12 @@ const withRateLimit = (info: RateLimit.RateLimitInfo | undefined) => info === un
 
 /** Builds the function that runs one operation with validation, limits and retries. */
 export const make = (settings: Settings) => {
-  const secret = Option.map(settings.apiKey, Redacted.value).pipe(Option.filter((key) => key.length > 0))
-  const scrub = (text: string): string =>
-    Option.isSome(secret) && text.includes(secret.value) ? text.replaceAll(secret.value, scrubbed) : text
+  const secret = SecretScrubber.make(Option.map(settings.apiKey, Redacted.value))
+  const scrub = (text: string): string => (secret.appearsIn(text) ? secret.scrub(text) : text)
 
   /** A rule message may quote the offending value: never let it quote the key. */
   const scrubInvalid = (error: FeeShareError.InvalidRequest): FeeShareError.InvalidRequest =>
-    Option.isSome(secret) && (error.rule.includes(secret.value) || error.message.includes(secret.value))
+    secret.appearsIn(error.rule) || secret.appearsIn(error.message)
       ? new FeeShareError.InvalidRequest({
         operation: error.operation,
         field: error.field,
@@ -213,7 +212,7 @@ export const make = (settings: Settings) => {
     }
     const decoded = Envelope.decode(op.success, text, context)
     // a server that echoes the key back must not put it into an error
-    return Either.isLeft(decoded) && Option.isSome(secret) && text.includes(secret.value)
+    return Either.isLeft(decoded) && secret.appearsIn(text)
       ? Envelope.decode(op.success, scrub(text), context)
       : decoded
   }
