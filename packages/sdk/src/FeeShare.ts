@@ -38,8 +38,13 @@ import * as SignerInput from "./SignerInput.js"
 export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "apiKey"> {
   /** Sent as `x-api-key`; absent: only agent auth (`login`) and `ping` work. */
   readonly apiKey?: string | Redacted.Redacted<string> | undefined
-  /** Solana JSON-RPC endpoint, needed by `executePlan` and `signAndSend`. */
-  readonly rpcUrl?: string | undefined
+  /**
+   * Solana JSON-RPC endpoint, needed by `executePlan` and `signAndSend`; or several: every
+   * transaction is sent to all of them, reads go to the first that answers.
+   */
+  readonly rpcUrl?: string | ReadonlyArray<string> | undefined
+  /** The most one RPC call may take before it is retried (default 10 s). */
+  readonly rpcTimeout?: ChainRpc.Options["timeout"]
   /**
    * The wallet that signs (or several: the first is the wallet the requests are made for,
    * the others sign only transactions that require them).
@@ -206,12 +211,12 @@ export class FeeShare implements AsyncDisposable {
   readonly #closing = new AbortController()
   readonly #calls = new Calls()
   readonly #signers: Redacted.Redacted<ReadonlyArray<SignerInput.SignerInput>>
-  readonly #rpcUrl: string | undefined
+  readonly #rpcUrl: string | ReadonlyArray<string> | undefined
   readonly #rpcOptions: ChainRpc.Options
   readonly #commitment: Chain.Commitment | undefined
 
   constructor(options: FeeShareOptions) {
-    const { apiKey, commitment, fetch, rpcPollInterval, rpcUrl, signer, ...clientOptions } = options
+    const { apiKey, commitment, fetch, rpcPollInterval, rpcTimeout, rpcUrl, signer, ...clientOptions } = options
     const http = platform.httpClient(fetch)
     this.#runtime = ManagedRuntime.make(
       Client.layer({
@@ -221,7 +226,7 @@ export class FeeShare implements AsyncDisposable {
     )
     this.#signers = Redacted.make(signer === undefined ? [] : isList(signer) ? [...signer] : [signer])
     this.#rpcUrl = rpcUrl
-    this.#rpcOptions = { pollInterval: rpcPollInterval }
+    this.#rpcOptions = { pollInterval: rpcPollInterval, timeout: rpcTimeout }
     this.#commitment = commitment
   }
 
@@ -245,7 +250,9 @@ export class FeeShare implements AsyncDisposable {
   /** The RPC endpoint and the configured signers, or `InvalidRequest` naming what is missing. */
   #onChain(operation: string): Layer.Layer<Chain.Chain | Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
     const [primary, ...others] = Redacted.value(this.#signers)
-    if (this.#rpcUrl === undefined) return Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
+    if (this.#rpcUrl === undefined || this.#rpcUrl.length === 0) {
+      return Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
+    }
     if (primary === undefined) return Layer.fail(invalid(operation, "signer", "is required to sign transactions"))
     return Layer.merge(
       ChainRpc.layer(this.#rpcUrl, this.#rpcOptions),
@@ -390,7 +397,7 @@ export class FeeShare implements AsyncDisposable {
    */
   verifyPlan(plan: Plan.TransactionPlan, options: VerifyPlanOptions = {}): Promise<PlanVerification> {
     const verification = PlanExecutor.verify(plan, { format: requestedFormat(options.request) })
-    const expired = this.#rpcUrl === undefined
+    const expired = this.#rpcUrl === undefined || this.#rpcUrl.length === 0
       ? Effect.succeed(undefined)
       : Effect.provide(
         PlanExecutor.expiredStages(plan, options.commitment ?? this.#commitment),

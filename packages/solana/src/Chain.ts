@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Fiber, Option, Schedule, Schema } from "effect"
+import { Context, Duration, Effect, Fiber, Option, Schema } from "effect"
 
 /**
  * How settled a transaction must be: `processed` < `confirmed` < `finalized`.
@@ -58,7 +58,11 @@ export interface SignatureStatus {
  */
 export class ChainUnavailable extends Schema.TaggedError<ChainUnavailable>()("ChainUnavailable", {
   method: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** The endpoint that failed, when the chain has several. */
+  endpoint: Schema.optional(Schema.String),
+  /** How long the endpoint asked to be left alone (`Retry-After` of a 429 or 503). */
+  retryAfterMillis: Schema.optional(Schema.Number)
 }) {}
 
 /**
@@ -229,11 +233,27 @@ export interface ConfirmOptions {
  */
 export const blockhashLifetime = 150n
 
-const transient = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.retry(effect, {
-    schedule: Schedule.exponential("200 millis").pipe(Schedule.intersect(Schedule.recurs(3))),
-    while: (error) => error._tag === "ChainUnavailable"
-  })
+/** Retries of an unavailable node (a timeout, a 429, a 5xx, a dropped connection). */
+const transientRetries = 3
+
+/** A node that asks for a longer pause than this is not waited for. */
+const maxRetryAfterMillis = 30_000
+
+const isUnavailable = (error: { readonly _tag: string }): error is ChainUnavailable => error._tag === "ChainUnavailable"
+
+/**
+ * `effect`, retried while the node is unavailable: backoff from 200 ms doubling, or the
+ * node's own `Retry-After` when longer; a `Retry-After` beyond 30 s fails at once.
+ */
+const transient = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) => {
+  const attempt = (n: number): Effect.Effect<A, E, R> =>
+    Effect.catchIf(effect, (error) => isUnavailable(error) && n < transientRetries, (error) => {
+      const asked = isUnavailable(error) ? error.retryAfterMillis ?? 0 : 0
+      if (asked > maxRetryAfterMillis) return Effect.fail(error)
+      return Effect.zipRight(Effect.sleep(Duration.millis(Math.max(asked, 200 * 2 ** n))), attempt(n + 1))
+    })
+  return attempt(0)
+}
 
 /**
  * A transaction the node accepted (or that was already on the ledger), with the block

@@ -1,7 +1,9 @@
 import { WireTransaction as Wire } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { generateKeyPairSigner, type KeyPairSigner, lamports } from "@solana/kit"
-import { Effect, Layer, Option } from "effect"
+import { Chunk, Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { LiteSVM } from "litesvm"
 import * as Chain from "../src/Chain.js"
 import * as ChainRpc from "../src/ChainRpc.js"
@@ -102,5 +104,95 @@ describe("ChainRpc + Chain.sendAndConfirm over HTTP JSON-RPC", () => {
       const error = yield* Chain.sendAndConfirm(tx).pipe(Effect.provide(chainAt(rpc.url)), Effect.flip)
       assert.strictEqual(error._tag, "BlockhashExpired")
       assert.isFalse(rpc.calls.some((c) => c.method === "sendTransaction"))
+    }).pipe(Effect.scoped))
+})
+
+/** A JSON-RPC endpoint that misbehaves: never answers, or answers 429 with a Retry-After. */
+const hostileRpc = (mode: "stall" | "429") =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly hits: () => number; readonly server: Server }>((resume) => {
+      let hits = 0
+      const server = createServer((_request, response) => {
+        hits++
+        if (mode === "429") {
+          response.writeHead(429, { "content-type": "application/json", "retry-after": "7" })
+          response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: 429, message: "too many requests" }, id: 1 }))
+        }
+        // "stall": the connection stays open and nothing is written
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, server })))
+    }),
+    ({ server }) =>
+      Effect.sync(() => {
+        server.closeAllConnections()
+        server.close()
+      })
+  )
+
+describe("ChainRpc against hostile endpoints", () => {
+  it.live("a node that never answers fails the call at its deadline, naming the endpoint", () =>
+    Effect.gen(function*() {
+      const stalling = yield* hostileRpc("stall")
+      const error = yield* Effect.flip(ChainRpc.make(stalling.url, { timeout: "150 millis" }).blockHeight("confirmed"))
+      assert.strictEqual(error._tag, "ChainUnavailable")
+      assert.include(error.message, "no answer within")
+      assert.strictEqual(error.endpoint, new URL(stalling.url).host)
+    }).pipe(Effect.scoped))
+
+  it.live("a 429 carries its Retry-After", () =>
+    Effect.gen(function*() {
+      const limited = yield* hostileRpc("429")
+      const error = yield* Effect.flip(ChainRpc.make(limited.url).blockHeight("confirmed"))
+      assert.strictEqual(error._tag, "ChainUnavailable")
+      assert.strictEqual(error.retryAfterMillis, 7_000)
+    }).pipe(Effect.scoped))
+
+  it.effect("the confirmation loop waits the Retry-After a node asks for, and gives up on absurd ones", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const answers = (retryAfterMillis: number) =>
+        Layer.succeed(Chain.Chain, {
+          send: () => Effect.succeed("sig"),
+          signatureStatus: () => Effect.succeed(Option.none()),
+          logs: () => Effect.succeed([]),
+          pollInterval: Duration.millis(10),
+          blockHeight: () =>
+            Effect.suspend(() => {
+              calls++
+              return calls === 1
+                ? Effect.fail(new Chain.ChainUnavailable({ method: "getBlockHeight", message: "429", retryAfterMillis }))
+                : Effect.succeed(1n)
+            })
+        })
+      const tx: Chain.Sendable = { bytes: new Uint8Array(1), signature: "sig", lastValidBlockHeight: Option.some(100n) }
+      const fiber = yield* Effect.fork(Chain.submit(tx).pipe(Effect.provide(answers(7_000))))
+      // a real signal: the retry's sleep is registered on the TestClock
+      while (Chunk.isEmpty(yield* TestClock.sleeps())) yield* Effect.yieldNow()
+      yield* TestClock.adjust("6 seconds")
+      assert.strictEqual(calls, 1)
+      yield* TestClock.adjust("1 second")
+      assert.isFalse((yield* Fiber.join(fiber)).alreadyKnown)
+      assert.strictEqual(calls, 2)
+
+      calls = 0
+      const error = yield* Effect.flip(Chain.submit(tx).pipe(Effect.provide(answers(3_600_000))))
+      assert.strictEqual(error._tag, "ChainUnavailable")
+      assert.strictEqual(calls, 1)
+    }))
+
+  it.live("several endpoints: reads skip a stalling one, sends go to every endpoint", () =>
+    Effect.gen(function*() {
+      const { dest, payer, rpc, svm } = yield* setup
+      const stalling = yield* hostileRpc("stall")
+      const chain = ChainRpc.make([stalling.url, rpc.url], { timeout: "150 millis", pollInterval: "10 millis" })
+      assert.isTrue((yield* chain.blockHeight("confirmed")) > 0n)
+      const tx = yield* signedTransfer(svm, payer, dest.address, 1_000_000n, 5_000n)
+      const landed = yield* Chain.sendAndConfirm(tx, { rebroadcastInterval: "10 seconds" }).pipe(
+        Effect.provide(Layer.succeed(Chain.Chain, chain))
+      )
+      assert.isTrue(landed.slot >= 0n)
+      assert.isTrue(rpc.calls.some((c) => c.method === "sendTransaction"))
+      assert.isAtLeast(stalling.hits(), 2, "the stalling endpoint was read once and sent to once")
     }).pipe(Effect.scoped))
 })
