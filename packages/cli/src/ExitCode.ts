@@ -220,8 +220,12 @@ export const describe = (error: unknown): Report => {
   if (tag === "MfaRequired") advice = "run `feeshare auth login` again with --mfa-code CODE"
   if (tag === "Forbidden") advice = "use a key allowed to do this (e.g. the fee-share admin's)"
   if (tag === "UnexpectedResponse") {
-    advice = "the service answered something this version of feeshare does not understand; " +
-      "upgrade @feeshare/cli, or report it with the command line"
+    // a 5xx page from the service or a proxy in front of it is an outage, not a new format
+    advice = typeof record.status === "number" && record.status >= 500
+      ? `the service (or a proxy in front of it) failed with status ${record.status}; try again later, ` +
+        "the CLI already retried"
+      : "the service answered something this version of feeshare does not understand; " +
+        "upgrade @feeshare/cli, or report it with the command line"
   }
   const head = what === undefined ? why : `${what}: ${why}`
   return { code: c.code, tag, what, why, advice, line: `${head} (${tag}). ${advice}`.trim() }

@@ -87,6 +87,11 @@ describe("ExitCode", () => {
     assert.include(report.line, "does not understand")
     assert.include(report.line, "upgrade @feeshare/cli")
     assert.notInclude(report.line, "try again later")
+    // a proxy's 502 page is an outage
+    const outage = ExitCode.describe(
+      new FeeShareError.UnexpectedResponse({ status: 502, message: "expected a JSON response", operation: "analytics.pools", body: "<html>" })
+    )
+    assert.include(outage.line, "failed with status 502; try again later")
   })
 
   it("a hostile 5 MB message is printed capped, on one line", () => {

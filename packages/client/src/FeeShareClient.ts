@@ -269,7 +269,7 @@ export const make = (
       maxRateLimitWaitMillis,
       budget,
       rateLimit: yield* SubscriptionRef.make(Option.none<RateLimit.RateLimitInfo>()),
-      limits: { maxRedirects, maxResponseBytes },
+      limits: { maxRedirects, maxResponseBytes, origin: new URL(options.baseUrl).origin },
       requestInit: { ...Option.getOrUndefined(callerInit), redirect: redirectMode() }
     }
     const run = Executor.make(settings)

@@ -1,6 +1,7 @@
 // A hostile or broken server, answering with raw node:http: redirects that would carry the API
 // key to another origin, endless and compressed-bomb bodies, absurd Retry-After values and
-// rate-limit resets. Every case runs over undici (NodeHttpClient) and fetch (FetchHttpClient).
+// rate-limit resets. The transport cases run over undici and node:http (NodeHttpClient) and
+// fetch (FetchHttpClient).
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Api, FeeShareError } from "@feeshare/domain"
@@ -62,7 +63,8 @@ const ok = (response: ServerResponse, body: unknown = { success: true, response:
 
 const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
   ["undici", NodeHttpClient.layerUndici],
-  ["fetch", FetchHttpClient.layer]
+  ["fetch", FetchHttpClient.layer],
+  ["node:http", NodeHttpClient.layer]
 ]
 
 const clientOf = (server: Raw, options: Omit<FeeShareClient.FeeShareClient.Options, "baseUrl"> = {}) =>

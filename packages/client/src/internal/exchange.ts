@@ -4,15 +4,17 @@
  * key is never sent anywhere else), and the body read within a byte cap (counted after any
  * decompression, so neither an endless body nor a compression bomb is buffered beyond it).
  */
-import type { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { HttpClientRequest } from "@effect/platform"
+import type { HttpClient, HttpClientResponse } from "@effect/platform"
+import { HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Envelope, FeeShareError, RateLimit } from "@feeshare/domain"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option } from "effect"
 import type { Scope } from "effect"
 
 export interface Limits {
   readonly maxRedirects: number
   readonly maxResponseBytes: number
+  /** The origin of the base URL: the only one a redirect may lead to. */
+  readonly origin: string
 }
 
 export interface Exchanged {
@@ -39,12 +41,70 @@ const refused = (
 
 const decoder = new TextDecoder()
 
-/** The body as text, failing once more than `max` bytes arrived (the rest is never read). */
+/** Chunks of a body as the transports hand them over, read without buffering past `max`. */
+type Chunks = AsyncIterable<Uint8Array> | { readonly getReader: () => ReadableStreamDefaultReader<Uint8Array> }
+
+const isRecord = (value: unknown): value is Record<PropertyKey, unknown> => typeof value === "object" && value !== null
+
+const isChunks = (value: unknown): value is Chunks =>
+  isRecord(value) && (typeof value["getReader"] === "function" || typeof value[Symbol.asyncIterator] === "function")
+
+/**
+ * The raw body of a response of the platform's transports: the web `Response.body` (fetch),
+ * undici's `body`, or the `IncomingMessage` itself (node:http). Read directly, so that
+ * bounding a body costs no stream machinery in a browser bundle.
+ */
+const rawBody = (response: HttpClientResponse.HttpClientResponse): Chunks | undefined => {
+  const source: unknown = Reflect.get(response, "source")
+  if (!isRecord(source)) return undefined
+  const body = source["body"]
+  if (isChunks(body)) return body
+  return isChunks(source) ? source : undefined
+}
+
+/** Reads `body` up to `max` bytes; `undefined` when it has more (the rest is not read). */
+const readUpTo = async (body: Chunks, max: number): Promise<Uint8Array | undefined> => {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  if ("getReader" in body) {
+    const reader = body.getReader()
+    while (true) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.length
+      if (size > max) {
+        await reader.cancel().catch(() => undefined)
+        return undefined
+      }
+      chunks.push(value)
+    }
+  } else {
+    for await (const chunk of body) {
+      size += chunk.length
+      // leaving the loop early closes (destroys) the source
+      if (size > max) return undefined
+      chunks.push(chunk)
+    }
+  }
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.length
+  }
+  return bytes
+}
+
+/**
+ * The body as text, failing once more than `max` bytes arrived (the rest is never read). A
+ * transport other than fetch, undici and node:http is read whole: it must bound its own
+ * bodies.
+ */
 const boundedText = (
   response: HttpClientResponse.HttpClientResponse,
   max: number,
   operation: string
-): Effect.Effect<string, HttpClientError.ResponseError | FeeShareError.UnexpectedResponse> => {
+): Effect.Effect<string, HttpClientError.HttpClientError | FeeShareError.UnexpectedResponse> => {
   const tooLarge = () =>
     refused(response, operation, `the response body exceeds maxResponseBytes (${max} bytes); nothing more was read`)
   const length = response.headers["content-length"]
@@ -52,22 +112,12 @@ const boundedText = (
   if (declared > max) return Effect.fail(tooLarge())
   // a declared length the transport enforces, on a body that is not decompressed: read it whole
   if (Number.isSafeInteger(declared) && response.headers["content-encoding"] === undefined) return response.text
-  let size = 0
-  const chunks: Array<Uint8Array> = []
-  return Stream.runForEach(response.stream, (chunk) => {
-    size += chunk.length
-    if (size > max) return Effect.fail(tooLarge())
-    chunks.push(chunk)
-    return Effect.void
-  }).pipe(Effect.map(() => {
-    const bytes = new Uint8Array(size)
-    let at = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, at)
-      at += chunk.length
-    }
-    return decoder.decode(bytes)
-  }))
+  const body = rawBody(response)
+  if (body === undefined) return response.text
+  return Effect.tryPromise({
+    try: () => readUpTo(body, max),
+    catch: (cause) => new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })
+  }).pipe(Effect.flatMap((bytes) => bytes === undefined ? Effect.fail(tooLarge()) : Effect.succeed(decoder.decode(bytes))))
 }
 
 const parseUrl = (text: string, base: string): URL | undefined => {
@@ -101,7 +151,7 @@ export const run = (
   limits: Limits,
   operation: string
 ): Effect.Effect<Exchanged, HttpClientError.HttpClientError | FeeShareError.UnexpectedResponse, Scope.Scope> => {
-  const origin = new URL(request.url).origin
+  const origin = limits.origin
   const step = (
     current: HttpClientRequest.HttpClientRequest,
     hops: number
