@@ -44,6 +44,24 @@ export const lamports = (raw: bigint | number): string => amount(raw, decimals.l
 export const wei = (raw: bigint | number): string => amount(raw, decimals.wei, "ETH")
 
 /**
+ * A decimal fraction as a percentage, exactly (`"0.085"` → `"8.5%"`): the service sends
+ * `priceImpactPct` as a fraction. Anything that is not a decimal number is shown as it came.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const percent = (fraction: string): string => {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(fraction.trim())
+  if (match === null) return `${fraction} (as a fraction)`
+  const [, sign = "", whole = "0", decimals = ""] = match
+  const padded = decimals.padEnd(2, "0")
+  const integer = `${whole}${padded.slice(0, 2)}`.replace(/^0+(?=[0-9])/, "")
+  const rest = padded.slice(2).replace(/0+$/, "")
+  const magnitude = `${integer}${rest === "" ? "" : `.${rest}`}`
+  return `${magnitude === "0" ? "" : sign}${magnitude}%`
+}
+
+/**
  * `abcd…wxyz` for long identifiers in narrow columns (JSON output keeps them whole).
  *
  * @since 0.1.0

@@ -38,4 +38,23 @@ describe("Output", () => {
     assert.notInclude(text, "fs_secret")
     assert.deepStrictEqual(JSON.parse(text), { amount: (2n ** 70n).toString(), key: "<redacted>", nested: ["1"] })
   })
+
+  it("price impact: the service's fraction as a percentage", () => {
+    assert.strictEqual(Output.percent("0.085"), "8.5%")
+    assert.strictEqual(Output.percent("1"), "100%")
+    assert.strictEqual(Output.percent("0"), "0%")
+    assert.strictEqual(Output.percent("0.00001"), "0.001%")
+    assert.strictEqual(Output.percent("-0.5"), "-50%")
+    assert.strictEqual(Output.percent("n/a"), "n/a (as a fraction)")
+  })
+
+  it.prop("percent is exactly 100 times the fraction", [FastCheck.bigInt({ min: 0n, max: 10n ** 20n }), FastCheck.integer({ min: 0, max: 12 })], ([n, k]) => {
+    const digits = n.toString().padStart(k + 1, "0")
+    const fraction = k === 0 ? digits : `${digits.slice(0, -k)}.${digits.slice(-k)}`
+    const shown = Output.percent(fraction)
+    assert.isTrue(shown.endsWith("%"))
+    const [whole = "", decimals = ""] = shown.slice(0, -1).split(".")
+    // shown = whole.decimals, and it must equal n * 100 / 10^k
+    assert.strictEqual(BigInt(`${whole}${decimals}`) * 10n ** BigInt(k), n * 100n * 10n ** BigInt(decimals.length))
+  })
 })

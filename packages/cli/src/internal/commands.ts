@@ -445,7 +445,7 @@ const quoteLines = (quote: Quote): ReadonlyArray<string> => {
     ["in", `${Output.amount(quote.inAmount, inDecimals)} of ${quote.inputMint}`],
     ["out", `${Output.amount(quote.outAmount, outDecimals)} of ${quote.outputMint}`],
     ["minimum out", Output.amount(quote.minOutAmount, outDecimals)],
-    ["price impact", `${quote.priceImpactPct}%`],
+    ["price impact", Output.percent(quote.priceImpactPct)],
     ["slippage", `${quote.slippageBps} bps`],
     ["route", quote.routePlan.map((step) => step.venue).join(" -> ") || "-"],
     ...(quote.platformFee === undefined || quote.platformFee === null
