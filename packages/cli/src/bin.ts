@@ -65,6 +65,17 @@ const report = (cause: Cause.Cause<unknown>) =>
       )
   })
 
+/** Calls `done` once everything written to stdout and stderr so far has been handed over. */
+const afterFlush = (done: () => void): void => {
+  let pending = 2
+  const one = () => {
+    pending -= 1
+    if (pending === 0) done()
+  }
+  process.stdout.write("", one)
+  process.stderr.write("", one)
+}
+
 const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === "sandbox"
   ? Effect.flatMap(
     Effect.promise(() => import("./internal/sandbox.js")),
@@ -77,6 +88,8 @@ program.pipe(
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain({
     disableErrorReporting: true,
-    teardown: (exit, onExit) => onExit(codeOf(exit))
+    // exiting ends the process at once: first let a pipe take what is still queued for it
+    // (a large --json document was cut at the pipe's 64 KiB)
+    teardown: (exit, onExit) => afterFlush(() => onExit(codeOf(exit)))
   })
 )
