@@ -49,3 +49,29 @@ describe("feeshare against a redirecting server (spawned)", () => {
       assert.deepStrictEqual(stolen, [])
     }))
 })
+
+describe("feeshare while rate limited (spawned)", () => {
+  it.scoped("a visible line says how long it waits for the rate limit, then the command succeeds", () =>
+    Effect.gen(function*() {
+      let n = 0
+      const server = yield* listen((_request, response) => {
+        n++
+        if (n === 1) {
+          response.writeHead(429, { "content-type": "application/json", "retry-after": "1" })
+          response.end(JSON.stringify({ success: false, error: "slow down" }))
+          return
+        }
+        const body = JSON.stringify({ success: true, response: [] })
+        response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+        response.end(body)
+      })
+      const outcome = yield* feeshare(["--json", "pools"], {
+        FEESHARE_BASE_URL: `http://127.0.0.1:${server.port}/api/v1`,
+        FEESHARE_API_KEY: "fs-wait-key",
+        FEESHARE_CONFIG_DIR: temporaryDirectory("feeshare-wait-")
+      })
+      assert.strictEqual(outcome.code, 0, outcome.stderr)
+      assert.include(outcome.stderr, "feeshare: waiting 1 s for the rate limit to reset (analytics.pools)")
+      assert.deepStrictEqual(JSON.parse(outcome.stdout), [])
+    }))
+})

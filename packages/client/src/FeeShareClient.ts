@@ -147,8 +147,21 @@ export declare namespace FeeShareClient {
      * every redirect fails (`redirect: "error"`).
      */
     readonly maxRedirects?: number | undefined
+    /**
+     * Called before every rate-limit wait (a spent window, the budget, a 429's reset, a
+     * `Retry-After`), e.g. to tell a person why nothing happens for a while.
+     */
+    readonly onRateLimitWait?: ((wait: Executor.RateLimitWait) => Effect.Effect<void>) | undefined
   }
 }
+
+/**
+ * A wait the client is about to make before sending again (see `onRateLimitWait`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RateLimitWait = Executor.RateLimitWait
 
 /**
  * The documented defaults.
@@ -270,7 +283,8 @@ export const make = (
       budget,
       rateLimit: yield* SubscriptionRef.make(Option.none<RateLimit.RateLimitInfo>()),
       limits: { maxRedirects, maxResponseBytes, origin: new URL(options.baseUrl).origin },
-      requestInit: { ...Option.getOrUndefined(callerInit), redirect: redirectMode() }
+      requestInit: { ...Option.getOrUndefined(callerInit), redirect: redirectMode() },
+      onWait: options.onRateLimitWait ?? (() => Effect.void)
     }
     const run = Executor.make(settings)
     const groups: Record<string, Record<string, (input?: unknown) => unknown>> = {}

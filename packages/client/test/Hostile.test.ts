@@ -185,18 +185,24 @@ describe("Retry-After and rate-limit resets", () => {
       assert.strictEqual(server.requests.length, 1)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
 
-  it.scoped("429 with Retry-After: 30 waits exactly 30 seconds, then succeeds", () =>
+  it.scoped("429 with Retry-After: 45 waits exactly 45 seconds, telling onRateLimitWait, then succeeds", () =>
     Effect.gen(function*() {
       const server = yield* rawServer((_request, response, n) => {
         if (n === 1) {
-          response.writeHead(429, { "content-type": "application/json", "retry-after": "30" })
+          response.writeHead(429, { "content-type": "application/json", "retry-after": "45" })
           return response.end(JSON.stringify({ success: false, error: "slow down" }))
         }
         ok(response)
       })
-      const fiber = yield* Effect.fork(lifetimeFees(yield* clientOf(server)))
-      yield* untilSomeoneSleeps
-      yield* TestClock.adjust("29 seconds")
+      const waits: Array<FeeShareClient.RateLimitWait> = []
+      const client = yield* clientOf(server, { onRateLimitWait: (wait) => Effect.sync(() => waits.push(wait)) })
+      const fiber = yield* Effect.fork(lifetimeFees(client))
+      // a real signal: the 45 s sleep is registered on the TestClock (the 30 s watchdog sleeps too)
+      while (!Chunk.some(yield* TestClock.sleeps(), (wake) => wake >= 45_000)) {
+        yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      }
+      assert.deepStrictEqual(waits, [{ operation: "analytics.lifetimeFees", waitMillis: 45_000, reason: "retry_after" }])
+      yield* TestClock.adjust("44 seconds")
       assert.strictEqual(server.requests.length, 1)
       yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* Fiber.join(fiber), 7n)

@@ -35,9 +35,11 @@ import * as SignerInput from "./SignerInput.js"
  * @since 0.1.0
  * @category models
  */
-export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "apiKey"> {
+export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "apiKey" | "onRateLimitWait"> {
   /** Sent as `x-api-key`; absent: only agent auth (`login`) and `ping` work. */
   readonly apiKey?: string | Redacted.Redacted<string> | undefined
+  /** Called before every rate-limit wait (a spent window, the budget, a 429, a `Retry-After`). */
+  readonly onRateLimitWait?: ((wait: Client.RateLimitWait) => void) | undefined
   /**
    * Solana JSON-RPC endpoint, needed by `executePlan` and `signAndSend`; or several: every
    * transaction is sent to all of them, reads go to the first that answers.
@@ -216,12 +218,14 @@ export class FeeShare implements AsyncDisposable {
   readonly #commitment: Chain.Commitment | undefined
 
   constructor(options: FeeShareOptions) {
-    const { apiKey, commitment, fetch, rpcPollInterval, rpcTimeout, rpcUrl, signer, ...clientOptions } = options
+    const { apiKey, commitment, fetch, onRateLimitWait, rpcPollInterval, rpcTimeout, rpcUrl, signer, ...clientOptions } =
+      options
     const http = platform.httpClient(fetch)
     this.#runtime = ManagedRuntime.make(
       Client.layer({
         ...clientOptions,
-        apiKey: typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey
+        apiKey: typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey,
+        onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
       }).pipe(Layer.provide(http))
     )
     this.#signers = Redacted.make(signer === undefined ? [] : isList(signer) ? [...signer] : [signer])

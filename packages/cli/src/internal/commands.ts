@@ -4,7 +4,7 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { FeeShareClient } from "@feeshare/client"
-import type { FeeShareClient as Client } from "@feeshare/client/FeeShareClient"
+import type * as Client from "@feeshare/client/FeeShareClient"
 import { Api, BasisPoints, FeeShareError, type Plan } from "@feeshare/domain"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -16,7 +16,7 @@ import { MissingApiKey, MissingKeypair } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
 
-type Service = Client.Service
+type Service = Client.FeeShareClient.Service
 
 const loadSigning = Effect.promise(() => import("./signing.js"))
 
@@ -34,10 +34,19 @@ const apiKeyOf = (g: Globals) =>
     ? Effect.succeed(Option.some(g.apiKey.value))
     : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
 
-const makeClient = (baseUrl: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
-  FeeShareClient.make({ baseUrl, apiKey: Option.getOrUndefined(apiKey), retry: { maxAttempts: 3 } }).pipe(
-    Effect.provide(FetchHttpClient.layer)
+/** A visible line for every rate-limit wait, so that a pause does not look like a hang. */
+const announceWait = (wait: Client.RateLimitWait) =>
+  Console.error(
+    `feeshare: waiting ${Math.ceil(wait.waitMillis / 1000)} s for the rate limit to reset (${wait.operation})`
   )
+
+const makeClient = (baseUrl: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
+  FeeShareClient.make({
+    baseUrl,
+    apiKey: Option.getOrUndefined(apiKey),
+    retry: { maxAttempts: 3 },
+    onRateLimitWait: announceWait
+  }).pipe(Effect.provide(FetchHttpClient.layer))
 
 /** The client with the API key; `MissingApiKey` when there is none. */
 const client = (g: Globals, operation: string) =>

@@ -51,6 +51,20 @@ export interface Settings {
    * mode: `manual` where a redirect's Location can be read, `error` elsewhere).
    */
   readonly requestInit: globalThis.RequestInit
+  /** Told before every rate-limit wait (a spent window, the budget, a 429, a Retry-After). */
+  readonly onWait: (wait: RateLimitWait) => Effect.Effect<void>
+}
+
+/**
+ * A wait the client is about to make before sending again.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimitWait {
+  readonly operation: string
+  readonly waitMillis: number
+  readonly reason: "rate_limit_reset" | "budget" | "retry_after"
 }
 
 /**
@@ -432,6 +446,7 @@ export const make = (settings: Settings) => {
               yield* Effect.logDebug("waiting for the rate-limit reset").pipe(
                 Effect.annotateLogs({ operation: op.operation, waitMillis: wait })
               )
+              yield* settings.onWait({ operation: op.operation, waitMillis: wait, reason: "rate_limit_reset" })
               yield* Effect.sleep(Duration.millis(wait))
               waitedMillis += wait
             }
@@ -450,6 +465,7 @@ export const make = (settings: Settings) => {
                   wait
                 )
               }
+              yield* settings.onWait({ operation: op.operation, waitMillis: wait, reason: "budget" })
               yield* Effect.sleep(Duration.millis(wait))
               waitedMillis += wait
             }
@@ -475,6 +491,7 @@ export const make = (settings: Settings) => {
           yield* Effect.logDebug("retry-after: waiting").pipe(
             Effect.annotateLogs({ operation: op.operation, status: error.status, waitMillis: asked })
           )
+          yield* settings.onWait({ operation: op.operation, waitMillis: asked, reason: "retry_after" })
           yield* Effect.sleep(Duration.millis(asked))
           waitedMillis += asked
           continue
@@ -487,6 +504,7 @@ export const make = (settings: Settings) => {
               Effect.annotateLogs({ operation: op.operation, waitMillis: wait, resetAt: error.resetAt })
             )
             waitedWindow = error.resetAt
+            yield* settings.onWait({ operation: op.operation, waitMillis: wait, reason: "rate_limit_reset" })
             yield* Effect.sleep(Duration.millis(wait))
             waitedMillis += wait
             continue
