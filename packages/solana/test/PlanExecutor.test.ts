@@ -24,6 +24,21 @@ const keysOnce = Effect.cached(
   }))
 )
 
+/** The caller's signer, counting the signatures it makes (none may precede a refusal). */
+const countingSigner = (key: KeyPairSigner) => {
+  const inner = LocalSigner.fromKeyPairSigner(key)
+  let signatures = 0
+  const signer: Signer.Signer.Service = {
+    publicKey: inner.publicKey,
+    signMessage: (message) =>
+      Effect.suspend(() => {
+        signatures++
+        return inner.signMessage(message)
+      })
+  }
+  return { signer, count: () => signatures }
+}
+
 /** The service side of a test: builds plans for a DAG, one generation per (re)build. */
 class Service {
   generation = 0
@@ -283,15 +298,7 @@ describe("PlanExecutor on a fake chain", () => {
       const tampered = good.transactions.map((stage, i) =>
         i === 2 ? { ...stage, budget: { ...stage.budget, computeUnitLimit: stage.budget.computeUnitLimit + 1 } } : stage
       )
-      let signatures = 0
-      const inner = LocalSigner.fromKeyPairSigner(keys.caller)
-      const spy: Signer.Signer.Service = {
-        publicKey: inner.publicKey,
-        signMessage: (message) => Effect.suspend(() => {
-          signatures++
-          return inner.signMessage(message)
-        })
-      }
+      const { count, signer: spy } = countingSigner(keys.caller)
       const error = yield* PlanExecutor.execute({ ...good, transactions: tampered }, { rebuild: () => service.build() }).pipe(
         Effect.provide(Layer.succeed(Chain.Chain, chain.service)),
         Effect.provide(Signers.layer(spy)),
@@ -299,7 +306,7 @@ describe("PlanExecutor on a fake chain", () => {
       )
       assert.strictEqual(error._tag, "BudgetMismatch")
       if (error._tag === "BudgetMismatch") assert.strictEqual(error.stage, "s2")
-      assert.strictEqual(signatures, 0)
+      assert.strictEqual(count(), 0)
       assert.strictEqual(chain.sends.length, 0)
     }))
 
@@ -322,15 +329,7 @@ describe("PlanExecutor on a fake chain", () => {
       const { chain, keys, service } = yield* setup({ behaviours: [{ latencyMs: 0 }], deps: [[], [0]] })
       const plan = yield* service.build()
       assert.deepStrictEqual(plan.transactions.map((stage) => stage.format), ["v1", "v0"])
-      let signatures = 0
-      const inner = LocalSigner.fromKeyPairSigner(keys.caller)
-      const spy: Signer.Signer.Service = {
-        publicKey: inner.publicKey,
-        signMessage: (message) => Effect.suspend(() => {
-          signatures++
-          return inner.signMessage(message)
-        })
-      }
+      const { count, signer: spy } = countingSigner(keys.caller)
       const error = yield* PlanExecutor.execute(plan, { rebuild: () => service.build(), format: "v0" }).pipe(
         Effect.provide(Layer.succeed(Chain.Chain, chain.service)),
         Effect.provide(Signers.layer(spy)),
@@ -341,7 +340,7 @@ describe("PlanExecutor on a fake chain", () => {
         assert.strictEqual(error.stage, "s0")
         assert.include(error.message, "requested as v0")
       }
-      assert.strictEqual(signatures, 0)
+      assert.strictEqual(count(), 0)
       assert.strictEqual(chain.sends.length, 0)
     }))
 
@@ -349,15 +348,9 @@ describe("PlanExecutor on a fake chain", () => {
     Effect.gen(function*() {
       const { keys, service } = yield* setup({ behaviours: [{ latencyMs: 0 }], deps: [[], [0], [0, 1]] })
       const plan = yield* service.build()
-      let signatures = 0
-      const inner = LocalSigner.fromKeyPairSigner(keys.caller)
-      const spy = Signers.layer({
-        publicKey: inner.publicKey,
-        signMessage: (message) => Effect.suspend(() => {
-          signatures++
-          return inner.signMessage(message)
-        })
-      })
+      const counting = countingSigner(keys.caller)
+      const spy = Signers.layer(counting.signer)
+      const count = counting.count
       const report = yield* PlanExecutor.verify(plan).pipe(Effect.provide(spy))
       assert.deepStrictEqual(report.stages.map((stage) => stage.id), ["s0", "s1", "s2"])
 
@@ -373,7 +366,7 @@ describe("PlanExecutor on a fake chain", () => {
         transactions: plan.transactions.map((stage, i) => i === 1 ? { ...stage, messageSha256: "0".repeat(64) } : stage)
       }
       assert.strictEqual((yield* Effect.flip(PlanExecutor.verify(tampered).pipe(Effect.provide(spy))))._tag, "MessageHashMismatch")
-      assert.strictEqual(signatures, 0)
+      assert.strictEqual(count(), 0)
     }))
 
   it.effect("expiredStages names the stages whose lastValidBlockHeight the chain has passed", () =>
