@@ -251,17 +251,27 @@ export class FeeShare implements AsyncDisposable {
     return this.#run(Effect.flatMap(FeeShareClient, f), options)
   }
 
+  /** The configured signers, or `InvalidRequest` when there is none. */
+  #signersLayer(operation: string): Layer.Layer<Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
+    const [primary, ...others] = Redacted.value(this.#signers)
+    return primary === undefined
+      ? Layer.fail(invalid(operation, "signer", "is required to sign transactions"))
+      : Signers.layerEffect(SignerInput.load(primary), ...others.map(SignerInput.load))
+  }
+
+  /** The RPC endpoint(s), or `undefined` when none is configured. */
+  #chainLayer(): Layer.Layer<Chain.Chain> | undefined {
+    return this.#rpcUrl === undefined || this.#rpcUrl.length === 0
+      ? undefined
+      : ChainRpc.layer(this.#rpcUrl, this.#rpcOptions)
+  }
+
   /** The RPC endpoint and the configured signers, or `InvalidRequest` naming what is missing. */
   #onChain(operation: string): Layer.Layer<Chain.Chain | Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
-    const [primary, ...others] = Redacted.value(this.#signers)
-    if (this.#rpcUrl === undefined || this.#rpcUrl.length === 0) {
-      return Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
-    }
-    if (primary === undefined) return Layer.fail(invalid(operation, "signer", "is required to sign transactions"))
-    return Layer.merge(
-      ChainRpc.layer(this.#rpcUrl, this.#rpcOptions),
-      Signers.layerEffect(SignerInput.load(primary), ...others.map(SignerInput.load))
-    )
+    const chain = this.#chainLayer()
+    return chain === undefined
+      ? Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
+      : Layer.merge(chain, this.#signersLayer(operation))
   }
 
   #send<A, E>(
@@ -401,17 +411,14 @@ export class FeeShare implements AsyncDisposable {
    */
   verifyPlan(plan: Plan.TransactionPlan, options: VerifyPlanOptions = {}): Promise<PlanVerification> {
     const verification = PlanExecutor.verify(plan, { format: requestedFormat(options.request) })
-    const expired = this.#rpcUrl === undefined || this.#rpcUrl.length === 0
+    const chain = this.#chainLayer()
+    const expired = chain === undefined
       ? Effect.succeed(undefined)
-      : Effect.provide(
-        PlanExecutor.expiredStages(plan, options.commitment ?? this.#commitment),
-        ChainRpc.layer(this.#rpcUrl, this.#rpcOptions)
-      )
-    const [primary, ...others] = Redacted.value(this.#signers)
-    if (primary === undefined) return rejected(invalid("verifyPlan", "signer", "is required to verify signatures"))
+      : Effect.provide(PlanExecutor.expiredStages(plan, options.commitment ?? this.#commitment), chain)
     const program = Effect.zipWith(verification, expired, (verified, expiredStages) => ({ ...verified, expiredStages }))
-    return this.#run(Effect.provide(program, Signers.layerEffect(SignerInput.load(primary), ...others.map(SignerInput.load))), options)
+    return this.#run(Effect.provide(program, this.#signersLayer("verifyPlan")), options)
   }
+
 
   /**
    * The rate-limit headers of the latest answer (errors included); `undefined` before any.
