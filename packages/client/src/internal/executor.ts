@@ -69,7 +69,8 @@ export interface RateLimitWait {
 
 /**
  * A rate-limit reset further ahead than this is not believed: the service's window is one
- * hour, so such a reset comes from a broken or hostile answer, and the next call is sent.
+ * hour, so such a reset comes from a broken or hostile answer. The next call waits the
+ * caller's wait budget at most, then is sent, and its answer decides.
  */
 export const untrustedResetMillis = 2 * 60 * 60 * 1000
 
