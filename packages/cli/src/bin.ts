@@ -76,12 +76,27 @@ const afterFlush = (done: () => void): void => {
   process.stderr.write("", one)
 }
 
+/** A line @effect/cli printed about a usage error, with the `feeshare:` prefix and in plain English. */
+const usageLine = (line: string): string =>
+  line.trim() === "" || line.startsWith("feeshare:")
+    ? line
+    : `feeshare: ${line.replace(/\bis not a integer\b/g, "is not an integer")}`
+
+/** @effect/cli prints usage errors itself, on stderr: through here. */
+const withUsagePrefix = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.console, (console) =>
+    Effect.withConsole(effect, {
+      ...console,
+      error: (...args: ReadonlyArray<unknown>) =>
+        console.error(...args.map((arg) => (typeof arg === "string" ? arg.split("\n").map(usageLine).join("\n") : arg)))
+    }))
+
 const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === "sandbox"
   ? Effect.flatMap(
     Effect.promise(() => import("./internal/sandbox.js")),
     (sandbox) => sandbox.main(hoisted.slice(index + 1), json)
   )
-  : Cli.run(["node", "feeshare", ...hoisted])
+  : withUsagePrefix(Cli.run(["node", "feeshare", ...hoisted]))
 
 program.pipe(
   Effect.tapErrorCause(report),
