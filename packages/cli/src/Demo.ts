@@ -56,6 +56,7 @@ export const program = (options: Options) =>
     const run: Signing.Run = {
       rpcUrl: info.rpcUrl,
       onLine: (line) => say(line),
+      onInterrupted: (inFlight) => Console.error(inFlight.interruptedLine()),
       pollMillis: 25,
       warmupMillis: 50
     }

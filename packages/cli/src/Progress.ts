@@ -68,3 +68,35 @@ export const line = (event: PlanExecutor.Event, kinds: ReadonlyMap<string, strin
       return `  plan complete: ${event.result.stages.length} stage(s) landed, ${event.result.rebuilds} rebuild(s)`
   }
 }
+
+/**
+ * The stages that were submitted and have not landed or failed yet: what may still land
+ * after the command stops.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class InFlight {
+  readonly #submitted = new Map<string, string>()
+
+  /** Follows one event of the executor. */
+  track(event: PlanExecutor.Event): void {
+    if (event._tag === "Submitted") this.#submitted.set(event.stage, event.signature)
+    else if (event._tag === "Landed" || event._tag === "Failed") this.#submitted.delete(event.stage)
+  }
+
+  /** Stage id and signature of every stage in flight, in submission order. */
+  get pending(): ReadonlyArray<{ readonly stage: string; readonly signature: string }> {
+    return [...this.#submitted].map(([stage, signature]) => ({ stage, signature }))
+  }
+
+  /** The one line printed when the command is interrupted. */
+  interruptedLine(): string {
+    const pending = this.pending
+    return pending.length === 0
+      ? "feeshare: interrupted; nothing was in flight (landed stages stay landed)"
+      : `feeshare: interrupted; submitted and may still land: ${
+        pending.map((p) => `${p.stage} ${p.signature}`).join(", ")
+      } (run the command again: landed stages are never resent)`
+  }
+}

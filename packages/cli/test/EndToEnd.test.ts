@@ -11,9 +11,11 @@ import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Redacted } from "effect"
 import { readFileSync, statSync } from "node:fs"
-import { createServer } from "node:net"
+import { spawn } from "node:child_process"
+import { createServer as createHttpServer } from "node:http"
+import { createServer, type AddressInfo } from "node:net"
 import { join } from "node:path"
-import { document, feeshare, keygenFile, temporaryDirectory } from "./support/spawn.js"
+import { bin, document, feeshare, keygenFile, temporaryDirectory } from "./support/spawn.js"
 
 const SOL = 1_000_000_000n
 const dir = temporaryDirectory("feeshare-cli-e2e-")
@@ -113,6 +115,59 @@ describe("feeshare (spawned)", () => {
           assert.strictEqual(swap.code, 0, swap.stderr)
           assert.match(swap.stdout, /swap\s+swap\s+landed/)
         }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+      it.scoped("Ctrl-C while a stage is in flight: exit 130 and one line naming what may still land", () =>
+        Effect.gen(function*() {
+          const info = yield* SandboxInfo
+          // an RPC that takes every transaction and never confirms one: the stages stay in flight
+          const rpc = yield* Effect.acquireRelease(
+            Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
+              const server = createHttpServer((request, response) => {
+                let body = ""
+                request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+                request.on("end", () => {
+                  const call = JSON.parse(body) as { id: number; method: string }
+                  const result = call.method === "getBlockHeight"
+                    ? 1
+                    : call.method === "sendTransaction"
+                    ? "1111111111111111111111111111111111111111111111111111111111111111"
+                    : { context: { slot: 1 }, value: [null] }
+                  response.writeHead(200, { "content-type": "application/json" })
+                  response.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }))
+                })
+              })
+              server.listen(0, "127.0.0.1", () =>
+                resume(Effect.succeed({
+                  url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+                  close: () => {
+                    server.closeAllConnections()
+                    server.close()
+                  }
+                })))
+            }),
+            (server) => Effect.sync(server.close)
+          )
+          const child = spawn(process.execPath, [bin, "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--rpc-url", rpc.url], {
+            env: { ...process.env, NO_COLOR: "1", FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir },
+            stdio: ["ignore", "pipe", "pipe"]
+          })
+          let stdout = ""
+          let stderr = ""
+          child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+          const code = yield* Effect.async<number | null>((resume) => {
+            child.stdout.on("data", (chunk: Buffer) => {
+              stdout += chunk.toString()
+              // a real signal: the first stage was submitted
+              if (/\bsubmitted\b/.test(stdout) && !child.killed) child.kill("SIGINT")
+            })
+            child.on("exit", (exitCode) => resume(Effect.succeed(exitCode)))
+          })
+          assert.strictEqual(code, 130, stderr)
+          const said = lines(stderr).filter((line) => line.includes("interrupted"))
+          assert.strictEqual(said.length, 1, stderr)
+          // the transaction's own signature (what the chain knows it by), for the stage that was sent
+          assert.match(said[0] ?? "", /submitted and may still land: lookup-table-create [1-9A-HJ-NP-Za-km-z]{80,90}\b/, stderr)
+        }))
 
       it.effect("claims claim --dry-run verifies every stage and sends nothing", () =>
         Effect.gen(function*() {

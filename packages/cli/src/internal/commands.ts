@@ -15,6 +15,7 @@ import type { Globals } from "../Cli.js"
 import { MissingApiKey, MissingKeypair } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
+import type { Run } from "./signing.js"
 
 type Service = Client.FeeShareClient.Service
 
@@ -74,9 +75,13 @@ const signer = (g: Globals, operation: string) =>
 const walletOf = (g: Globals, wallet: Option.Option<string>, operation: string) =>
   Option.isSome(wallet) ? Effect.succeed(wallet.value) : Effect.map(signer(g, operation), (s) => s.publicKey)
 
-const runOf = (g: Globals) => ({
+const runOf = (g: Globals): Run => ({
   rpcUrl: rpcUrlOf(g),
-  onLine: (line: string) => (g.json ? Effect.void : Console.log(line))
+  onLine: (line: string) => (g.json ? Effect.void : Console.log(line)),
+  onInterrupted: (inFlight) =>
+    g.json
+      ? Console.log(Output.json({ interrupted: true, inFlight: inFlight.pending }))
+      : Console.error(inFlight.interruptedLine())
 })
 
 const invalid = (operation: string, field: string, rule: string) =>

@@ -24,6 +24,8 @@ export const generate = LocalSigner.generate
 export interface Run {
   readonly rpcUrl: string
   readonly onLine: (line: string) => Effect.Effect<void>
+  /** Tells what was in flight when the run was interrupted. */
+  readonly onInterrupted: (inFlight: Progress.InFlight) => Effect.Effect<void>
   /** Status polls of the RPC (default 400 ms; the demo uses less). */
   readonly pollMillis?: number | undefined
   /** Warm-up polls of a lookup table (default 2 s). */
@@ -71,13 +73,18 @@ export const executePlan = <E, R>(
     return next
   }
   remember(plan)
+  const inFlight = new Progress.InFlight()
   return PlanExecutor.execute(plan, {
     rebuild: () => Effect.map(rebuild(), remember),
-    onEvent: (event) => run.onLine(Progress.line(event, kinds)),
+    onEvent: (event) => Effect.zipRight(Effect.sync(() => inFlight.track(event)), run.onLine(Progress.line(event, kinds))),
     ...(run.warmupMillis === undefined ? {} : { warmupInterval: `${run.warmupMillis} millis` }),
     rebroadcastInterval: "1 second",
     format
-  }).pipe(Effect.provide(environment(signer, run)))
+  }).pipe(
+    Effect.provide(environment(signer, run)),
+    // Ctrl-C: one line (one JSON document with --json) naming what may still land
+    Effect.onInterrupt(() => run.onInterrupted(inFlight))
+  )
 }
 
 /** A landed transaction as printed. */
