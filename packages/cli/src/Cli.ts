@@ -47,7 +47,10 @@ const globals = {
   rpcUrl: Options.text("rpc-url").pipe(
     Options.withFallbackConfig(Config.string("FEESHARE_RPC_URL")),
     Options.optional,
-    Options.withDescription("Solana JSON-RPC endpoint (env FEESHARE_RPC_URL; default {root_url}/rpc, the sandbox's)")
+    Options.withDescription(
+      "Solana JSON-RPC endpoint, or several separated by commas: each transaction goes to all, reads to the " +
+        "first that answers (env FEESHARE_RPC_URL; default {root_url}/rpc, the sandbox's)"
+    )
   ),
   keypair: Options.file("keypair").pipe(
     Options.withFallbackConfig(Config.string("FEESHARE_KEYPAIR")),

@@ -12,6 +12,10 @@ import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as HashMap from "effect/HashMap"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Argv from "./Argv.js"
 import * as Cli from "./Cli.js"
@@ -98,11 +102,30 @@ const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === 
   )
   : withUsagePrefix(Cli.run(["node", "feeshare", ...hoisted]))
 
+/**
+ * The libraries' log lines (an RPC endpoint that failed, a retry) on stderr as
+ * `feeshare: warning: message (key=value, ...)`: stdout holds only the command's output (one
+ * document with --json). Warnings and above; everything with FEESHARE_DEBUG.
+ */
+const stderrLogger = Logger.make(({ annotations, logLevel, message }) => {
+  const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
+  const details = [...HashMap.toEntries(annotations)].map(([key, value]) => `${key}=${String(value)}`).join(", ")
+  const level = logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()
+  process.stderr.write(`feeshare: ${level}: ${text}${details === "" ? "" : ` (${details})`}\n`)
+})
+
+const logging = Layer.merge(
+  Logger.replace(Logger.defaultLogger, stderrLogger),
+  Logger.minimumLogLevel(process.env.FEESHARE_DEBUG ? LogLevel.Debug : LogLevel.Warning)
+)
+
 program.pipe(
   Effect.tapErrorCause(report),
+  Effect.provide(logging),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain({
     disableErrorReporting: true,
+    disablePrettyLogger: true,
     // exiting ends the process at once: first let a pipe take what is still queued for it
     // (a large --json document was cut at the pipe's 64 KiB)
     teardown: (exit, onExit) => afterFlush(() => onExit(codeOf(exit)))

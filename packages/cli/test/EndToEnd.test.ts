@@ -182,6 +182,16 @@ describe("feeshare (spawned)", () => {
           assert.isTrue(result.dryRun)
           // the blockhash expiry was checked against the RPC: nothing has expired yet
           assert.deepStrictEqual(result.expired, [])
+          // several endpoints: a dead one first, the read goes on to the next
+          const info = yield* SandboxInfo
+          const dead = yield* closedPort
+          const twoRpcs = yield* cli(
+            "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--dry-run", "--json",
+            "--rpc-url", `http://127.0.0.1:${dead},${info.rpcUrl}`
+          )
+          assert.strictEqual(twoRpcs.code, 0, twoRpcs.stderr)
+          assert.include(twoRpcs.stderr, "feeshare: warning: RPC endpoint failed; trying the next (endpoint=127.0.0.1:")
+          assert.deepStrictEqual((document(twoRpcs) as { expired: unknown }).expired, [])
           assert.strictEqual(result.plan.readiness.status, "setup_required")
           assert.deepStrictEqual(result.verified, result.plan.stages.map((s) => s.id))
           assert.isTrue(result.plan.stages.length > 0)

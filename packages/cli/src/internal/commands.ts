@@ -27,7 +27,11 @@ export const defaultRpcUrl = (baseUrl: string): string => {
   return `${base.endsWith(Api.basePath) ? base.slice(0, -Api.basePath.length) : base}/rpc`
 }
 
-const rpcUrlOf = (g: Globals) => Option.getOrElse(g.rpcUrl, () => defaultRpcUrl(g.baseUrl))
+/** The RPC endpoint(s): `--rpc-url` may list several, separated by commas. */
+const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
+  const given = Option.map(g.rpcUrl, (text) => text.split(",").map((url) => url.trim()).filter((url) => url !== ""))
+  return Option.isSome(given) && given.value.length > 0 ? given.value : [defaultRpcUrl(g.baseUrl)]
+}
 
 /** The API key: the flag or env, else the stored one for this base URL. */
 const apiKeyOf = (g: Globals) =>

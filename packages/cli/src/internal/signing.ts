@@ -22,7 +22,8 @@ export const generate = LocalSigner.generate
 
 /** How a plan or a flow is run: where to send, how to report progress. */
 export interface Run {
-  readonly rpcUrl: string
+  /** One endpoint, or several (each transaction is sent to all of them). */
+  readonly rpcUrl: string | ReadonlyArray<string>
   readonly onLine: (line: string) => Effect.Effect<void>
   /** Tells what was in flight when the run was interrupted. */
   readonly onInterrupted: (inFlight: Progress.InFlight) => Effect.Effect<void>
