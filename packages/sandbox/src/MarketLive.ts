@@ -441,6 +441,10 @@ export const make = (options: Pick<Options, "seed">) =>
       if (request.configKey !== state.configKey) {
         return yield* reject(400, `configKey ${request.configKey} is not the config key of token ${request.tokenMint}`)
       }
+      // only the creator the token was set up for may launch it
+      if (request.wallet !== state.creator) {
+        return yield* reject(400, `wallet ${request.wallet} is not the creator of token ${request.tokenMint}`)
+      }
       const wallet = request.wallet as Address
       const mint = state.mint.address
       const instructions: Array<Instruction> = [

@@ -279,6 +279,21 @@ describe("Market", () => {
       assert.match(moved.message, /minOutAmount/)
     }).pipe(Effect.provide(TestMarket())))
 
+  it.effect("only the token's creator can launch it: another wallet gets 400 and nothing is built", () =>
+    Effect.gen(function*() {
+      const market = yield* Market
+      const creator = yield* wallet(SOL)
+      const stranger = yield* wallet(SOL)
+      const created = yield* market.createToken({ creator: creator.address })
+      const refused = yield* rejection(
+        market.launch({ ipfs: "ipfs://x", tokenMint: created.mint, wallet: stranger.address, configKey: created.configKey, initialBuyLamports: 0 })
+      )
+      assert.strictEqual(refused.status, 400)
+      assert.include(refused.message, "is not the creator")
+      const state = yield* market.state
+      assert.isFalse(state.tokens.find((t) => t.mint === created.mint)?.launched)
+    }).pipe(Effect.provide(TestMarket())))
+
   it.effect("deterministic from the seed: the same seed gives the same mints and keys", () =>
     Effect.gen(function*() {
       const creator = yield* Effect.promise(() => generateKeyPairSigner())
