@@ -47,6 +47,7 @@ Serves the whole feeshare API on localhost over an in-process Solana ledger.
   --burst-429 N                 answer the first N requests 429 (default ${Options.defaults.burst429})
   --drop-rate P                 probability that /rpc accepts a transaction and never lands it (default ${Options.defaults.dropRate})
   --blockhash-validity N        blocks a blockhash stays valid (default ${Options.defaults.blockhashValidity})
+  --trust-proxy                 take the client IP from X-Forwarded-For (only behind a proxy that sets it)
   --help                        this text
 `
 
@@ -73,6 +74,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
       allowPositionals: false,
       options: {
         help: { type: "boolean" },
+        "trust-proxy": { type: "boolean" },
         host: { type: "string" },
         seed: { type: "string" },
         "error-rate": { type: "string", multiple: true },
@@ -91,6 +93,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
     if (raw.trim() === "" || !Number.isFinite(n) || !rule(n)) return Either.left(`--${flag} must be ${text}, got "${raw}"`)
     options[option] = n
   }
+  if (values["trust-proxy"] === true) options.trustProxy = true
   if (typeof values.host === "string") options.host = values.host
   if (typeof values.seed === "string") options.seed = values.seed
   const rates = values["error-rate"]

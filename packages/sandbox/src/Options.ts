@@ -35,6 +35,11 @@ export interface Options {
   readonly dropRate: number
   /** Blocks a blockhash stays valid (default 150); lower values make expiry come early. */
   readonly blockhashValidity: number
+  /**
+   * Take the client's IP from `X-Forwarded-For` (default `false`): only behind a proxy that
+   * sets it. Otherwise anyone could pick their IP, and with it a fresh per-IP budget.
+   */
+  readonly trustProxy: boolean
 }
 
 /**
@@ -54,7 +59,8 @@ export const defaults: Options = {
   errorRates: {},
   burst429: 0,
   dropRate: 0,
-  blockhashValidity: 150
+  blockhashValidity: 150,
+  trustProxy: false
 }
 
 /**

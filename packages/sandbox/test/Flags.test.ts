@@ -24,7 +24,8 @@ describe("Flags", () => {
       "503=0.1",
       "--burst-429=3",
       "--drop-rate=0.5",
-      "--blockhash-validity=20"
+      "--blockhash-validity=20",
+      "--trust-proxy"
     ])
     const expected: Options.Options = {
       port: 4000,
@@ -39,7 +40,8 @@ describe("Flags", () => {
       errorRates: { 500: 0.25, 503: 0.1 },
       burst429: 3,
       dropRate: 0.5,
-      blockhashValidity: 20
+      blockhashValidity: 20,
+      trustProxy: true
     }
     assert.deepStrictEqual(parsed, Either.right({ _tag: "Run" as const, options: expected }))
     assert.deepStrictEqual(Object.keys(expected).sort(), Object.keys(Options.defaults).sort())

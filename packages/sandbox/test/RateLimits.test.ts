@@ -63,14 +63,22 @@ describe("Rate limits", () => {
       assert.strictEqual(infoOf(refused).limit, 4)
       // another user from a fresh IP is not affected
       assert.strictEqual((yield* call("identity", "me", { headers: { "x-forwarded-for": "10.0.0.4" } })).status, 200)
-    }).pipe(Effect.provide(sandbox({ rateLimit: 4, agentAuthLimit: 100 }))))
+    }).pipe(Effect.provide(sandbox({ rateLimit: 4, agentAuthLimit: 100, trustProxy: true }))))
 
-  it.effect("per IP: requests without a key count against their address", () =>
+  it.effect("per IP behind a trusted proxy (--trust-proxy): requests without a key count against their forwarded address", () =>
     Effect.gen(function*() {
       for (let i = 0; i < 2; i++) assert.strictEqual((yield* ping({ "x-forwarded-for": "192.0.2.1" })).status, 200)
       assert.strictEqual((yield* ping({ "x-forwarded-for": "192.0.2.1" })).status, 429)
       assert.strictEqual((yield* ping({ "x-forwarded-for": "192.0.2.2" })).status, 200)
-    }).pipe(Effect.provide(sandbox({ rateLimit: 2 }))))
+    }).pipe(Effect.provide(sandbox({ rateLimit: 2, trustProxy: true }))))
+
+  it.effect("X-Forwarded-For is not trusted by default: rotating it does not buy a fresh IP budget", () =>
+    Effect.gen(function*() {
+      const replies: Array<number> = []
+      for (let i = 0; i < 300; i++) replies.push((yield* ping({ "x-forwarded-for": `198.51.100.${i % 250}` })).status)
+      assert.strictEqual(replies.filter((status) => status === 200).length, 5)
+      assert.strictEqual(replies.filter((status) => status === 429).length, 295)
+    }).pipe(Effect.provide(sandbox({ rateLimit: 5 }))))
 
   it.effect("200 concurrent clients never get more than the limit admitted", () =>
     Effect.gen(function*() {

@@ -114,9 +114,10 @@ const toResponse = (
 
 const statusOf = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 } as const
 
-const clientIp = (request: HttpServerRequest.HttpServerRequest): string => {
-  const forwarded = request.headers["x-forwarded-for"]
-  if (forwarded !== undefined && forwarded !== "") return forwarded.split(",")[0]!.trim()
+/** The client's address: the socket's, or with `trustProxy` the first `X-Forwarded-For` hop. */
+const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const forwarded = trustProxy ? request.headers["x-forwarded-for"] : undefined
+  if (forwarded !== undefined && forwarded !== "") return forwarded.split(",")[0]?.trim() ?? "unknown"
   return Option.getOrElse(request.remoteAddress, () => "unknown")
 }
 
@@ -203,7 +204,7 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       route: Routes.Route | undefined,
       now: number
     ): HttpApp.Default => {
-      const ip = clientIp(request)
+      const ip = clientIp(request, options.trustProxy)
       const agentAuth = route?.group === agentAuthGroup
       let user: Bucket | undefined
       const apiKey = request.headers[Api.apiKeyHeader]
