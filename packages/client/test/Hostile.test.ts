@@ -73,12 +73,16 @@ const clientOf = (server: Raw, options: Omit<FeeShareClient.FeeShareClient.Optio
 const lifetimeFees = (client: FeeShareClient.FeeShareClient.Service) =>
   client.analytics.lifetimeFees({ tokenMint: F.tokenMint })
 
-/** Resolves once some fiber sleeps on the TestClock (a real signal: the sleep is registered). */
-const untilSomeoneSleeps = Effect.gen(function*() {
-  while (Chunk.isEmpty(yield* TestClock.sleeps())) {
-    yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-  }
-})
+/**
+ * Resolves once a fiber sleeps on the TestClock until `wakeMillis` (a real signal: that
+ * sleep is registered; the client's 30 s watchdog sleeps too, so any sleep would not do).
+ */
+const untilSleepingUntil = (wakeMillis: number) =>
+  Effect.gen(function*() {
+    while (!Chunk.some(yield* TestClock.sleeps(), (wake) => wake === wakeMillis)) {
+      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    }
+  })
 
 describe("redirects: the API key never leaves the base URL's origin", () => {
   for (const [name, transport] of transports) {
@@ -197,10 +201,7 @@ describe("Retry-After and rate-limit resets", () => {
       const waits: Array<FeeShareClient.RateLimitWait> = []
       const client = yield* clientOf(server, { onRateLimitWait: (wait) => Effect.sync(() => waits.push(wait)) })
       const fiber = yield* Effect.fork(lifetimeFees(client))
-      // a real signal: the 45 s sleep is registered on the TestClock (the 30 s watchdog sleeps too)
-      while (!Chunk.some(yield* TestClock.sleeps(), (wake) => wake >= 45_000)) {
-        yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      }
+      yield* untilSleepingUntil(45_000)
       assert.deepStrictEqual(waits, [{ operation: "analytics.lifetimeFees", waitMillis: 45_000, reason: "retry_after" }])
       yield* TestClock.adjust("44 seconds")
       assert.strictEqual(server.requests.length, 1)
@@ -226,7 +227,7 @@ describe("Retry-After and rate-limit resets", () => {
       assert.strictEqual(yield* lifetimeFees(client), 7n)
       // held back for the wait budget at most, then sent
       const next = yield* Effect.fork(lifetimeFees(client))
-      yield* untilSomeoneSleeps
+      yield* untilSleepingUntil(20_000)
       yield* TestClock.adjust("20 seconds")
       assert.strictEqual(yield* Fiber.join(next), 7n)
       assert.strictEqual(server.requests.length, 2)
