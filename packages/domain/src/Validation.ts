@@ -47,11 +47,34 @@ const isInformative = (issue: ParseResult.ParseIssue, top: boolean): boolean => 
   }
 }
 
+/** The property names a member of a union of structs declares (none for other members). */
+const declaredKeys = (ast: SchemaAST.AST): ReadonlyArray<PropertyKey> => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast.propertySignatures.map((signature) => signature.name)
+    case "Refinement":
+      return declaredKeys(ast.from)
+    case "Transformation":
+      return declaredKeys(ast.to)
+    default:
+      return []
+  }
+}
+
+/** How many of the input's own keys a union member declares: the member the caller meant. */
+const shapeMatch = (member: ParseResult.ParseIssue, actual: unknown): number => {
+  if (typeof actual !== "object" || actual === null) return 0
+  const keys = declaredKeys(member.ast)
+  return Object.keys(actual).filter((key) => keys.includes(key)).length
+}
+
 /**
  * Rewrites the failures of unions so that the first issue is the telling one: when no member
  * matched even in shape (`"v2"` for `"v0" | "v1"`) the union is reported as a whole; otherwise
  * the first member whose failure is informative is kept (an MFA payload with a blank `mfaCode`
- * is reported at `mfaCode`, not as the signature payload's missing `signature`).
+ * is reported at `mfaCode`, not as the signature payload's missing `signature`), and when none
+ * is, the member sharing the most keys with the input (an MFA payload without `mfaCode` is
+ * reported as missing `mfaCode`).
  */
 const focus = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue => {
   switch (issue._tag) {
@@ -65,7 +88,8 @@ const focus = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue => {
       const issues = membersOf(issue.issues)
       if (SchemaAST.isUnion(issue.ast) && Option.isNone(SchemaAST.getMessageAnnotation(issue.ast))) {
         if (issues.every((member) => member._tag === "Type")) return new ParseResult.Type(issue.ast, issue.actual)
-        const chosen = issues.find((member) => isInformative(member, true)) ?? issues[0]
+        const chosen = issues.find((member) => isInformative(member, true)) ??
+          issues.reduce((best, member) => shapeMatch(member, issue.actual) > shapeMatch(best, issue.actual) ? member : best)
         if (chosen !== undefined) return focus(chosen)
       }
       const [first, ...rest] = issues.map(focus)

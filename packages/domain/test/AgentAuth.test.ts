@@ -46,6 +46,14 @@ describe("AgentAuth requests", () => {
     assertInvalid(AgentAuth.CallbackRequest, { encoded: broken, type: broken }, field, "must be a non-empty string")
   })
 
+  it.prop("an MFA payload missing a field is reported as missing that field (not as a signature payload)", [
+    mfaPayload,
+    fc.constantFrom("mfaCode" as const, "keyName" as const)
+  ], ([payload, field]) => {
+    const { [field]: _dropped, ...broken } = payload
+    assertInvalid(AgentAuth.CallbackRequest, { encoded: broken }, field, "is missing")
+  })
+
   it("a payload of neither shape is reported against the first shape", () => {
     assertInvalid(AgentAuth.CallbackRequest, { encoded: { keyName: "k" } }, "signature", "is missing")
     assertInvalid(AgentAuth.CallbackRequest, { encoded: "callback" }, "", 'Expected CallbackRequest, actual "callback"')
