@@ -192,7 +192,13 @@ export interface Report {
 /** The most of a message printed: a hostile server's 5 MB message is not a 5 MB line. */
 export const maxMessageLength = 500
 
-const oneLine = (text: string): string => {
+/**
+ * `text` on one line, at most `maxMessageLength` characters (and how long it was).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const oneLine = (text: string): string => {
   const line = text.slice(0, maxMessageLength * 4).replace(/\s+/g, " ").trim()
   return line.length > maxMessageLength ? `${line.slice(0, maxMessageLength)}… (${text.length} characters)` : line
 }

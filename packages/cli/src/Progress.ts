@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import type { PlanExecutor } from "@feeshare/solana"
+import { oneLine } from "./ExitCode.js"
 
 /**
  * The state a stage reached, as printed.
@@ -59,11 +60,13 @@ export const line = (event: PlanExecutor.Event, kinds: ReadonlyMap<string, strin
     case "Landed":
       return stageLine(event.stage, kind(event.stage), "landed", event.signature, `slot ${event.slot}`)
     case "Failed":
-      return stageLine(event.stage, kind(event.stage), "failed", undefined, `${event.reason}: ${event.message}`)
+      return stageLine(event.stage, kind(event.stage), "failed", undefined, `${event.reason}: ${oneLine(event.message)}`)
     case "Rebuilt":
       return `  plan rebuilt (${event.reason === "setup" ? "setup landed" : event.reason}): ${event.stages} stage(s)`
     case "Waiting":
       return `  lookup table warming up; asking again shortly`
+    case "EndpointFailed":
+      return `  RPC endpoint ${event.endpoint} failed ${event.method}; the others carry on: ${oneLine(event.message)}`
     case "Completed":
       return `  plan complete: ${event.result.stages.length} stage(s) landed, ${event.result.rebuilds} rebuild(s)`
   }

@@ -63,7 +63,7 @@ const declaredKeys = (ast: SchemaAST.AST): ReadonlyArray<PropertyKey> => {
 
 /** How many of the input's own keys a union member declares: the member the caller meant. */
 const shapeMatch = (member: ParseResult.ParseIssue, actual: unknown): number => {
-  if (typeof actual !== "object" || actual === null) return 0
+  if (typeof actual !== "object" || actual === null || member._tag !== "Composite") return 0
   const keys = declaredKeys(member.ast)
   return Object.keys(actual).filter((key) => keys.includes(key)).length
 }

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Fiber, Option, Schema } from "effect"
+import { Context, Duration, Effect, Fiber, FiberRef, Option, Schema } from "effect"
 
 /**
  * How settled a transaction must be: `processed` < `confirmed` < `finalized`.
@@ -25,6 +25,39 @@ export const Commitment = Schema.Literal("processed", "confirmed", "finalized")
  * @category models
  */
 export type Commitment = typeof Commitment.Type
+
+/**
+ * One endpoint of several failed a call; the call went on with the others.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EndpointFailure {
+  /** Host and port (never the path: it may hold a key). */
+  readonly endpoint: string
+  /** The JSON-RPC method, e.g. `sendTransaction`. */
+  readonly method: string
+  readonly message: string
+}
+
+/**
+ * Who hears about failed endpoints in this fiber (and the fibers it forks). Nobody by
+ * default; the plan executor turns them into progress events.
+ *
+ * @since 0.1.0
+ * @category observers
+ */
+export const endpointFailureListener: FiberRef.FiberRef<(failure: EndpointFailure) => Effect.Effect<void>> = FiberRef
+  .unsafeMake<(failure: EndpointFailure) => Effect.Effect<void>>(() => Effect.void)
+
+/**
+ * Tells the current listener that an endpoint failed.
+ *
+ * @since 0.1.0
+ * @category observers
+ */
+export const reportEndpointFailure = (failure: EndpointFailure): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(endpointFailureListener), (listener) => listener(failure))
 
 const rank: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
 

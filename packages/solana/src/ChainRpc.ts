@@ -17,7 +17,7 @@ import {
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR
 } from "@solana/kit"
 import { Config, Duration, Effect, Either, Layer, Option } from "effect"
-import { Chain, ChainUnavailable, type Commitment, PreflightFailed } from "./Chain.js"
+import { Chain, ChainUnavailable, type Commitment, PreflightFailed, reportEndpointFailure } from "./Chain.js"
 
 /**
  * @since 0.1.0
@@ -164,8 +164,11 @@ const redundant = (endpoints: ReadonlyArray<Endpoint>): Endpoint => {
           (error): error is E & ChainUnavailable => error._tag === "ChainUnavailable" && i + 1 < endpoints.length,
           (error) =>
             Effect.zipRight(
-              Effect.logWarning("RPC endpoint failed; trying the next").pipe(
-                Effect.annotateLogs({ endpoint: error.endpoint ?? "", method: error.method })
+              Effect.zipRight(
+                Effect.logWarning("RPC endpoint failed; trying the next").pipe(
+                  Effect.annotateLogs({ endpoint: error.endpoint ?? "", method: error.method })
+                ),
+                reportEndpointFailure({ endpoint: error.endpoint ?? "", method: error.method, message: error.message })
               ),
               attempt(i + 1)
             )
@@ -182,8 +185,11 @@ const redundant = (endpoints: ReadonlyArray<Endpoint>): Endpoint => {
         const warn = Effect.forEach(
           failures.filter(isUnavailableError),
           (error) =>
-            Effect.logWarning("RPC endpoint did not take the transaction").pipe(
-              Effect.annotateLogs({ endpoint: error.endpoint ?? "", message: error.message })
+            Effect.zipRight(
+              Effect.logWarning("RPC endpoint did not take the transaction").pipe(
+                Effect.annotateLogs({ endpoint: error.endpoint ?? "", message: error.message })
+              ),
+              reportEndpointFailure({ endpoint: error.endpoint ?? "", method: error.method, message: error.message })
             ),
           { discard: true }
         )

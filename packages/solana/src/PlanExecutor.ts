@@ -34,6 +34,8 @@ export type Event = Data.TaggedEnum<{
   Rebuilt: { readonly attempt: number; readonly reason: RebuildReason; readonly stages: number }
   /** The lookup table is warming up; `rebuild` is called again after `delay`. */
   Waiting: { readonly reason: "warming_up"; readonly delay: Duration.Duration }
+  /** One of several RPC endpoints failed a call (the others carried on). */
+  EndpointFailed: { readonly endpoint: string; readonly method: string; readonly message: string }
   /** The plan is complete. */
   Completed: { readonly result: Result }
 }>
@@ -425,7 +427,10 @@ export const execute = <E, R>(
       }
       current = yield* rebuild("expired")
     }
-  }).pipe(Effect.withSpan("PlanExecutor.execute"))
+  }).pipe(
+    Effect.locally(Chain.endpointFailureListener, (failure) => (options.onEvent ?? (() => Effect.void))(Event.EndpointFailed(failure))),
+    Effect.withSpan("PlanExecutor.execute")
+  )
 
 /**
  * `execute` as a stream of events, ending with `Completed` (or failing with the error).

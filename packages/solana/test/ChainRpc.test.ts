@@ -7,9 +7,12 @@ import type { AddressInfo } from "node:net"
 import { LiteSVM } from "litesvm"
 import * as Chain from "../src/Chain.js"
 import * as ChainRpc from "../src/ChainRpc.js"
+import * as LocalSigner from "../src/LocalSigner.js"
+import * as PlanExecutor from "../src/PlanExecutor.js"
+import * as Signers from "../src/Signers.js"
 import { signatureOf } from "./helpers/FakeChain.js"
 import * as RpcServer from "./helpers/RpcServer.js"
-import { buildLegacy, transfer } from "./helpers/StageBuilder.js"
+import { buildLegacy, buildStage, plan as planOf, transfer } from "./helpers/StageBuilder.js"
 
 const setup = Effect.gen(function*() {
   const svm = new LiteSVM()
@@ -194,5 +197,39 @@ describe("ChainRpc against hostile endpoints", () => {
       assert.isTrue(landed.slot >= 0n)
       assert.isTrue(rpc.calls.some((c) => c.method === "sendTransaction"))
       assert.isAtLeast(stalling.hits(), 2, "the stalling endpoint was read once and sent to once")
+    }).pipe(Effect.scoped))
+
+  it.live("several endpoints: a plan's progress events name the endpoint that failed, and the plan lands", () =>
+    Effect.gen(function*() {
+      const { dest, payer, rpc, svm } = yield* setup
+      const limited = yield* hostileRpc("429")
+      const server = yield* Effect.promise(() => generateKeyPairSigner())
+      svm.airdrop(server.address, lamports(1_000_000_000n))
+      const stage = yield* Effect.promise(() =>
+        buildStage({
+          id: "claim",
+          dependsOn: [],
+          format: "v0",
+          feePayer: server,
+          instructions: [transfer(payer.address, dest.address, 1_000_000n)],
+          lifetime: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 5_000n }
+        })
+      )
+      const events: Array<PlanExecutor.Event> = []
+      const chain = ChainRpc.make([limited.url, rpc.url], { pollInterval: "10 millis" })
+      const result = yield* PlanExecutor.execute(planOf([stage]), {
+        rebuild: () => Effect.dieMessage("no rebuild expected"),
+        onEvent: (event) => Effect.sync(() => events.push(event))
+      }).pipe(
+        Effect.provide(Layer.succeed(Chain.Chain, chain)),
+        Effect.provide(Signers.layer(LocalSigner.fromKeyPairSigner(payer)))
+      )
+      assert.strictEqual(result.stages.length, 1)
+      const failed = events.filter((event) => event._tag === "EndpointFailed")
+      assert.isAbove(failed.length, 0)
+      const host = new URL(limited.url).host
+      assert.isTrue(failed.every((event) => event.endpoint === host), "only the 429-ing endpoint is named")
+      assert.isTrue(failed.some((event) => event.method === "sendTransaction"))
+      assert.strictEqual(events.at(-1)?._tag, "Completed")
     }).pipe(Effect.scoped))
 })
