@@ -116,10 +116,16 @@ describe("feeshare (spawned)", () => {
           assert.match(swap.stdout, /swap\s+swap\s+landed/)
         }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-      it.scoped("Ctrl-C while a stage is in flight: exit 130 and one line naming what may still land", () =>
+      /**
+       * `claims claim` against an RPC that takes every transaction and never confirms one (the
+       * stages stay in flight), interrupted by a real SIGINT once the first status poll after a
+       * send shows the stage was submitted.
+       */
+      const interruptedClaim = (...extra: ReadonlyArray<string>) =>
         Effect.gen(function*() {
           const info = yield* SandboxInfo
-          // an RPC that takes every transaction and never confirms one: the stages stay in flight
+          let child: ReturnType<typeof spawn> | undefined
+          let sent = false
           const rpc = yield* Effect.acquireRelease(
             Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
               const server = createHttpServer((request, response) => {
@@ -127,6 +133,8 @@ describe("feeshare (spawned)", () => {
                 request.on("data", (chunk: Buffer) => (body += chunk.toString()))
                 request.on("end", () => {
                   const call = JSON.parse(body) as { id: number; method: string }
+                  if (call.method === "sendTransaction") sent = true
+                  else if (call.method === "getSignatureStatuses" && sent && child?.killed === false) child.kill("SIGINT")
                   const result = call.method === "getBlockHeight"
                     ? 1
                     : call.method === "sendTransaction"
@@ -147,26 +155,45 @@ describe("feeshare (spawned)", () => {
             }),
             (server) => Effect.sync(server.close)
           )
-          const child = spawn(process.execPath, [bin, "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--rpc-url", rpc.url], {
-            env: { ...process.env, NO_COLOR: "1", FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir },
-            stdio: ["ignore", "pipe", "pipe"]
-          })
+          const spawned = spawn(
+            process.execPath,
+            [bin, "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--rpc-url", rpc.url, ...extra],
+            {
+              env: { ...process.env, NO_COLOR: "1", FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir },
+              stdio: ["ignore", "pipe", "pipe"]
+            }
+          )
+          child = spawned
           let stdout = ""
           let stderr = ""
-          child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+          spawned.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+          spawned.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
           const code = yield* Effect.async<number | null>((resume) => {
-            child.stdout.on("data", (chunk: Buffer) => {
-              stdout += chunk.toString()
-              // a real signal: the first stage was submitted
-              if (/\bsubmitted\b/.test(stdout) && !child.killed) child.kill("SIGINT")
-            })
-            child.on("exit", (exitCode) => resume(Effect.succeed(exitCode)))
+            spawned.on("close", (exitCode) => resume(Effect.succeed(exitCode)))
           })
+          return { code, stdout, stderr }
+        })
+
+      it.scoped("Ctrl-C while a stage is in flight: exit 130 and one line naming what may still land", () =>
+        Effect.gen(function*() {
+          const { code, stderr } = yield* interruptedClaim()
           assert.strictEqual(code, 130, stderr)
           const said = lines(stderr).filter((line) => line.includes("interrupted"))
           assert.strictEqual(said.length, 1, stderr)
           // the transaction's own signature (what the chain knows it by), for the stage that was sent
           assert.match(said[0] ?? "", /submitted and may still land: lookup-table-create [1-9A-HJ-NP-Za-km-z]{80,90}\b/, stderr)
+        }))
+
+      it.scoped("Ctrl-C with --json: exit 130 and one JSON document on stdout naming what may still land", () =>
+        Effect.gen(function*() {
+          const { code, stderr, stdout } = yield* interruptedClaim("--json")
+          assert.strictEqual(code, 130, stderr)
+          const parsed = JSON.parse(stdout) as { interrupted: boolean; inFlight: Array<{ stage: string; signature: string }> }
+          assert.isTrue(parsed.interrupted)
+          assert.strictEqual(parsed.inFlight.length, 1, stdout)
+          assert.strictEqual(parsed.inFlight[0]?.stage, "lookup-table-create")
+          assert.match(parsed.inFlight[0]?.signature ?? "", /^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
+          assert.notInclude(stderr, "interrupted")
         }))
 
       it.effect("claims claim --dry-run verifies every stage and sends nothing", () =>
