@@ -2,7 +2,9 @@
  * Users, API keys, agent-auth challenges and MFA, in memory and deterministic from the seed.
  * API keys are stored as SHA-256 digests only; the clear key is returned once, when it is
  * created. Nonces and MFA auth codes are single-use and expire after five minutes of the
- * Effect `Clock` (so `TestClock` drives them).
+ * Effect `Clock` (so `TestClock` drives them); at most `maxPending` of each are kept (the
+ * oldest go first). A TOTP code is accepted once: after a login, codes of that time step and
+ * earlier are refused for the wallet.
  *
  * @since 0.1.0
  */
@@ -42,6 +44,15 @@ export const challengeTtlMillis = 5 * 60 * 1000
  * @category constants
  */
 export const maxMfaAttempts = 5
+
+/**
+ * Unused nonces (and, separately, MFA auth codes) kept at most; past it the oldest are
+ * dropped, so a flood of `init` calls cannot grow memory without bound.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxPending = 10_000
 
 /**
  * The owner of a valid key.
@@ -93,6 +104,8 @@ export declare namespace Accounts {
     readonly enableMfa: (wallet: PublicKey) => Effect.Effect<MfaSecret>
     /** Sandbox-only: revokes a key; `false` when no such key. */
     readonly revoke: (keyId: string) => Effect.Effect<boolean>
+    /** How many nonces and MFA auth codes wait to be used (each at most `maxPending`). */
+    readonly pending: () => { readonly nonces: number; readonly authCodes: number }
     /** A key created at start-up for the demo user (deterministic from the seed). */
     readonly demoKey: Redacted.Redacted<string>
     readonly demoUserId: string
@@ -155,6 +168,16 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
     const nonces = new Map<string, Pending & { readonly message: Uint8Array }>()
     const authCodes = new Map<string, Pending>()
     const mfaSecrets = new Map<string, Uint8Array>()
+    // the last TOTP time step a wallet logged in with: a code is good once
+    const usedSteps = new Map<string, number>()
+
+    /** Drops expired entries, then the oldest while the store is full (insertion order is expiry order). */
+    const makeRoom = <V extends { readonly expiresAt: number }>(store: Map<string, V>, now: number): void => {
+      for (const [key, value] of store) {
+        if (value.expiresAt > now && store.size < maxPending) return
+        store.delete(key)
+      }
+    }
 
     const addUser = (wallet: string | undefined, now: number): UserRecord => {
       const label = wallet === undefined ? "demo-user" : `user:${wallet}`
@@ -205,6 +228,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
     const service: Accounts.Service = {
       demoKey: Redacted.make(demoKey.apiKey),
       demoUserId: demo.user.uuid,
+      pending: () => ({ nonces: nonces.size, authCodes: authCodes.size }),
       resolve: (apiKey) => {
         if (apiKey === "") return Option.none()
         const record = keys.get(sha256Hex(apiKey))
@@ -229,6 +253,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
             `Entropy: ${base58.encode(random.bytes(16))}`
           ].join("\n")
           const message = new TextEncoder().encode(text)
+          makeRoom(nonces, now)
           nonces.set(nonce, { wallet: address, expiresAt: now + challengeTtlMillis, attempts: 0, message })
           return { message: base58.encode(message), nonce }
         }),
@@ -247,6 +272,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
             }
             if (mfaSecrets.has(request.address)) {
               const authCode = base58.encode(random.bytes(24))
+              makeRoom(authCodes, now)
               authCodes.set(authCode, { wallet: request.address, expiresAt: now + challengeTtlMillis, attempts: 0 })
               return Effect.succeed({ mfaRequired: true as const, mfaMethod: "totp", authCode })
             }
@@ -258,11 +284,14 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
             return Effect.fail(reject(messages.authCode))
           }
           const secret = mfaSecrets.get(pending.wallet)
-          if (secret === undefined || !Totp.verify(secret, request.mfaCode, now)) {
+          const step = secret === undefined ? undefined : Totp.matchStep(secret, request.mfaCode, now)
+          const used = usedSteps.get(pending.wallet)
+          if (step === undefined || (used !== undefined && step <= used)) {
             pending.attempts++
             if (pending.attempts >= maxMfaAttempts) authCodes.delete(request.authCode)
             return Effect.fail(reject(messages.authCode))
           }
+          usedSteps.set(pending.wallet, step)
           authCodes.delete(request.authCode)
           return Effect.succeed(issue(pending.wallet, request.keyName, now))
         }),

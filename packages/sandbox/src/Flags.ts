@@ -21,7 +21,11 @@ const numeric: ReadonlyArray<readonly [flag: string, option: NumericOption, rule
   ["latency-millis", "latencyMillis", (n) => Number.isInteger(n) && n >= 0, "a non-negative integer"],
   ["burst-429", "burst429", (n) => Number.isInteger(n) && n >= 0, "a non-negative integer"],
   ["drop-rate", "dropRate", (n) => n >= 0 && n <= 1, "a number from 0 to 1"],
-  ["blockhash-validity", "blockhashValidity", (n) => Number.isInteger(n) && n >= 1, "a positive integer"]
+  ["blockhash-validity", "blockhashValidity", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["max-body-bytes", "maxBodyBytes", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["max-header-bytes", "maxHeaderBytes", (n) => Number.isInteger(n) && n >= 1024, "an integer of at least 1024"],
+  ["headers-timeout-millis", "headersTimeoutMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
+  ["request-timeout-millis", "requestTimeoutMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"]
 ]
 
 /**
@@ -48,6 +52,12 @@ Serves the whole feeshare API on localhost over an in-process Solana ledger.
   --drop-rate P                 probability that /rpc accepts a transaction and never lands it (default ${Options.defaults.dropRate})
   --blockhash-validity N        blocks a blockhash stays valid (default ${Options.defaults.blockhashValidity})
   --trust-proxy                 take the client IP from X-Forwarded-For (only behind a proxy that sets it)
+  --max-body-bytes N            largest request body; larger is 413 (default ${Options.defaults.maxBodyBytes})
+  --max-header-bytes N          largest request head; larger is 431 (default ${Options.defaults.maxHeaderBytes})
+  --headers-timeout-millis N    time to receive the headers; then 408 (default ${Options.defaults.headersTimeoutMillis})
+  --request-timeout-millis N    time to receive a whole request; then 408 (default ${Options.defaults.requestTimeoutMillis})
+  --admin-token TEXT            token the /sandbox/... routes require when --host is not loopback
+                                (default: a random one, printed at start)
   --help                        this text
 `
 
@@ -76,6 +86,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
         help: { type: "boolean" },
         "trust-proxy": { type: "boolean" },
         host: { type: "string" },
+        "admin-token": { type: "string" },
         seed: { type: "string" },
         "error-rate": { type: "string", multiple: true },
         ...Object.fromEntries(numeric.map(([flag]) => [flag, { type: "string" as const }]))
@@ -96,6 +107,13 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
   if (values["trust-proxy"] === true) options.trustProxy = true
   if (typeof values.host === "string") options.host = values.host
   if (typeof values.seed === "string") options.seed = values.seed
+  const adminToken = values["admin-token"]
+  if (typeof adminToken === "string") {
+    if (!/^[\x21-\x7e]{16,}$/.test(adminToken)) {
+      return Either.left("--admin-token must be at least 16 printable characters without spaces")
+    }
+    options.adminToken = adminToken
+  }
   const rates = values["error-rate"]
   if (Array.isArray(rates)) {
     const errorRates: Record<number, number> = {}

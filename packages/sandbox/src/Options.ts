@@ -40,6 +40,20 @@ export interface Options {
    * sets it. Otherwise anyone could pick their IP, and with it a fresh per-IP budget.
    */
   readonly trustProxy: boolean
+  /** Largest request body accepted, in bytes (default 1 MiB); a larger one is answered 413. */
+  readonly maxBodyBytes: number
+  /** Largest request head (request line and headers), in bytes (default 16 KiB); larger is 431. */
+  readonly maxHeaderBytes: number
+  /** Time allowed to receive a request's headers, in milliseconds (default 10 s); then 408. */
+  readonly headersTimeoutMillis: number
+  /** Time allowed to receive a whole request, body included, in milliseconds (default 30 s); then 408. */
+  readonly requestTimeoutMillis: number
+  /**
+   * The token the sandbox-only routes (`/sandbox/...`) require as `Authorization: Bearer TOKEN`
+   * when the sandbox is bound to a host other than loopback. Default: a random one made at start
+   * (see `SandboxInfo.adminToken`). On loopback the routes need no token.
+   */
+  readonly adminToken: string | undefined
 }
 
 /**
@@ -60,7 +74,12 @@ export const defaults: Options = {
   burst429: 0,
   dropRate: 0,
   blockhashValidity: 150,
-  trustProxy: false
+  trustProxy: false,
+  maxBodyBytes: 1024 * 1024,
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMillis: 10_000,
+  requestTimeoutMillis: 30_000,
+  adminToken: undefined
 }
 
 /**

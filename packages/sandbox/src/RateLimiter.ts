@@ -3,7 +3,9 @@
  * the agent-auth operations of an IP), with the requests of one millisecond counted in one
  * entry. A request is admitted only when every bucket it counts against has room, and then it
  * is recorded in all of them, in one synchronous step, so concurrent requests can never be
- * admitted past a limit.
+ * admitted past a limit. Logs with nothing left in their window are swept, and at most
+ * `maxLogs` are kept (past it the least recently created go first): many client addresses
+ * cost bounded memory.
  *
  * @since 0.1.0
  */
@@ -61,6 +63,8 @@ export declare namespace RateLimiter {
     readonly admit: (buckets: ReadonlyArray<Bucket>) => Effect.Effect<Decision>
     /** The same decision at an explicit time (epoch milliseconds). */
     readonly admitAt: (buckets: ReadonlyArray<Bucket>, now: number) => Decision
+    /** How many bucket logs are kept. */
+    readonly size: () => number
   }
 }
 
@@ -70,6 +74,7 @@ export declare namespace RateLimiter {
  * the expired prefix; `total` is the number of admissions still in the window.
  */
 interface Log {
+  readonly windowMillis: number
   times: Array<number>
   counts: Array<number>
   head: number
@@ -119,6 +124,14 @@ class DecisionImpl implements Decision {
 }
 
 /**
+ * The most bucket logs kept.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxLogs = 50_000
+
+/**
  * A new, empty set of logs.
  *
  * @since 0.1.0
@@ -128,20 +141,35 @@ export const makeUnsafe = (): RateLimiter.Service => {
   const logs = new Map<string, Log>()
   // the logs of the buckets of the current call (admitAt is synchronous: one call at a time)
   const current: Array<Log> = []
-  const logOf = (key: string): Log => {
-    let log = logs.get(key)
+  let sweepAbove = 1024
+  /** Drops the logs with nothing in their window, then the oldest while over `maxLogs`. */
+  const sweep = (now: number): void => {
+    for (const [key, log] of logs) {
+      prune(log, now - log.windowMillis)
+      if (log.total === 0) logs.delete(key)
+    }
+    // over the cap: down to 90% of it, so that the next sweep is thousands of new logs away
+    for (const key of logs.keys()) {
+      if (logs.size <= maxLogs * 0.9) break
+      logs.delete(key)
+    }
+    sweepAbove = Math.min(maxLogs, Math.max(1024, logs.size * 2))
+  }
+  const logOf = (bucket: Bucket): Log => {
+    let log = logs.get(bucket.key)
     if (log === undefined) {
-      log = { times: [], counts: [], head: 0, total: 0 }
-      logs.set(key, log)
+      log = { windowMillis: bucket.windowMillis, times: [], counts: [], head: 0, total: 0 }
+      logs.set(bucket.key, log)
     }
     return log
   }
   const admitAt = (buckets: ReadonlyArray<Bucket>, now: number): Decision => {
+    if (logs.size >= sweepAbove) sweep(now)
     const n = buckets.length
     let admitted = true
     for (let i = 0; i < n; i++) {
       const bucket = buckets[i]!
-      const log = logOf(bucket.key)
+      const log = logOf(bucket)
       prune(log, now - bucket.windowMillis)
       if (log.total >= bucket.limit) admitted = false
       current[i] = log
@@ -182,6 +210,7 @@ export const makeUnsafe = (): RateLimiter.Service => {
   }
   return {
     admitAt,
+    size: () => logs.size,
     admit: (buckets) => Effect.map(Clock.currentTimeMillis, (now) => admitAt(buckets, now))
   }
 }

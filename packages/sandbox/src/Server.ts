@@ -13,9 +13,12 @@
 import { HttpApiBuilder, HttpMiddleware, HttpServer, type HttpServerError } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@feeshare/domain"
-import { Context, Effect, Layer, type Redacted } from "effect"
-import { createServer } from "node:http"
+import { Context, Effect, Layer, type Option, type Redacted } from "effect"
+import { createServer, type Server as NodeServer } from "node:http"
+import type { Duplex } from "node:stream"
 import { Accounts } from "./Accounts.js"
+import { AdminToken } from "./AdminToken.js"
+import * as AdminToken_ from "./AdminToken.js"
 import * as Accounts_ from "./Accounts.js"
 import * as EvmFixtures from "./EvmFixtures.js"
 import * as Envelope from "./internal/envelope.js"
@@ -41,6 +44,8 @@ export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<Sa
   readonly port: number
   /** A key of the seeded demo user (deterministic from `Options.seed`). */
   readonly demoApiKey: Redacted.Redacted<string>
+  /** The token `/sandbox/...` requires (`Authorization: Bearer TOKEN`); none on loopback. */
+  readonly adminToken: Option.Option<Redacted.Redacted<string>>
   readonly options: Options.Options
 }>() {}
 
@@ -67,7 +72,7 @@ export interface Mount<R = never> {
 
 /**
  * The HTTP application without a listening server: needs `Market`, `Accounts`,
- * `RateLimiter` and an `HttpServer`.
+ * `RateLimiter`, `AdminToken` and an `HttpServer`.
  *
  * @since 0.1.0
  * @category layers
@@ -96,6 +101,7 @@ const infoLayer = (options: Options.Options) =>
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
       const accounts = yield* Accounts
+      const adminToken = yield* AdminToken
       const address = server.address
       const host = address._tag === "TcpAddress"
         ? (address.hostname === "::" || address.hostname === "0.0.0.0" ? "127.0.0.1" : address.hostname)
@@ -108,10 +114,54 @@ const infoLayer = (options: Options.Options) =>
         rpcUrl: `${rootUrl}/rpc`,
         port,
         demoApiKey: accounts.demoKey,
+        adminToken,
         options
       }
     })
   )
+
+/** What Node answers itself, before a request reaches the app, as envelopes. */
+const clientErrors: Record<string, readonly [status: number, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request header fields too large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request timeout: the request was not received in time"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "Request timeout: the headers were not received in time"]
+}
+
+const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  if (!socket.writable || (error.code === "ECONNRESET")) {
+    socket.destroy()
+    return
+  }
+  const [status, message] = clientErrors[error.code ?? ""] ?? [400, "Bad request: malformed HTTP"]
+  const body = JSON.stringify({ success: false, error: message })
+  const reason = status === 431 ? "Request Header Fields Too Large" : status === 408 ? "Request Timeout" : "Bad Request"
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`
+  )
+}
+
+/**
+ * The Node server with the sandbox's bounds: the size of a request head, the time to receive
+ * the headers and the whole request (checked every quarter of the shorter one), and what Node
+ * itself refuses answered as envelopes (431, 408, 400).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeNodeServer = (options: Options.Options): NodeServer => {
+  const server = createServer({
+    maxHeaderSize: options.maxHeaderBytes,
+    headersTimeout: options.headersTimeoutMillis,
+    requestTimeout: options.requestTimeoutMillis,
+    connectionsCheckingInterval: Math.max(
+      10,
+      Math.floor(Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis) / 4)
+    )
+  })
+  server.on("clientError", answerClientError)
+  return server
+}
 
 /**
  * Starts the HTTP server on `options.port` (0: a free port) with the given market, and
@@ -126,9 +176,9 @@ export const layer = <R = never>(
   mounts: ReadonlyArray<Mount<R>> = []
 ): Layer.Layer<SandboxInfo, HttpServerError.ServeError, Market | Exclude<R, HttpApiBuilder.Router>> => {
   const resolved = Options.make(options)
-  const state = Layer.mergeAll(Accounts_.layer(resolved), RateLimiter.layer)
+  const state = Layer.mergeAll(Accounts_.layer(resolved), RateLimiter.layer, AdminToken_.layer(resolved))
   return Layer.merge(layerApp(resolved, mounts), infoLayer(resolved)).pipe(
     Layer.provide(state),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: resolved.port, host: resolved.host }))
+    Layer.provide(NodeHttpServer.layer(() => makeNodeServer(resolved), { port: resolved.port, host: resolved.host }))
   )
 }

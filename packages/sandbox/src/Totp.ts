@@ -84,16 +84,27 @@ export const generate = (
 }
 
 /**
+ * The time step `code` belongs to: the current step or one either side (clock drift
+ * allowance); `undefined` when it is none of them.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const matchStep = (secret: Uint8Array, code: string, timeMillis: number): number | undefined => {
+  const step = defaults.periodSeconds * 1000
+  for (const drift of [-1, 0, 1]) {
+    const at = timeMillis + drift * step
+    if (at >= 0 && generate(secret, at) === code) return Math.floor(at / step)
+  }
+  return undefined
+}
+
+/**
  * `true` when `code` is the code of the current step or of one step either side (clock
  * drift allowance).
  *
  * @since 0.1.0
  * @category codes
  */
-export const verify = (secret: Uint8Array, code: string, timeMillis: number): boolean => {
-  const step = defaults.periodSeconds * 1000
-  return [-1, 0, 1].some((drift) => {
-    const at = timeMillis + drift * step
-    return at >= 0 && generate(secret, at) === code
-  })
-}
+export const verify = (secret: Uint8Array, code: string, timeMillis: number): boolean =>
+  matchStep(secret, code, timeMillis) !== undefined

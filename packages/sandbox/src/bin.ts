@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Either, Redacted } from "effect"
+import { Console, Effect, Either, Option, Redacted } from "effect"
 import * as Flags from "./Flags.js"
 import * as Sandbox from "./Sandbox.js"
 import { SandboxInfo } from "./Server.js"
@@ -28,6 +28,10 @@ if (Either.isLeft(parsed)) {
       `  rpc_url   ${info.rpcUrl}`,
       `  seed      ${options.seed}`,
       `  demo key  ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
+      ...Option.match(info.adminToken, {
+        onNone: () => [],
+        onSome: (token) => [`  admin     ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`]
+      }),
       "Ctrl-C to stop."
     ].join("\n"))
     return yield* Effect.never

@@ -8,6 +8,8 @@
 /** @since 0.1.0 */
 export * as Accounts from "./Accounts.js"
 /** @since 0.1.0 */
+export * as AdminToken from "./AdminToken.js"
+/** @since 0.1.0 */
 export * as EvmFixtures from "./EvmFixtures.js"
 /** @since 0.1.0 */
 export * as Flags from "./Flags.js"

@@ -2,9 +2,13 @@ import { AgentAuth } from "@feeshare/domain"
 import { base58 } from "@feeshare/domain/PublicKey"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Schema, TestClock } from "effect"
+import { Accounts } from "../src/Accounts.js"
+import * as Accounts_ from "../src/Accounts.js"
 import * as SandboxApi from "../src/SandboxApi.js"
+import * as Server from "../src/Server.js"
+import * as Options from "../src/Options.js"
 import * as Totp from "../src/Totp.js"
-import { call, decodeSuccess, sandbox } from "./support/http.js"
+import { call, decodeSuccess, endpoint, fetchReply, sandbox } from "./support/http.js"
 import { makeWallet, signIn } from "./support/wallet.js"
 
 const nonceError = { success: false, error: "Nonce not found or expired" }
@@ -165,4 +169,53 @@ describe("Agent authentication", () => {
       yield* TestClock.adjust("60 seconds")
       assert.strictEqual((yield* init()).status, 200)
     }).pipe(Effect.provide(sandbox({ agentAuthLimit: 3, agentAuthWindowMillis: 60_000, rateLimit: 100 }))))
+
+  it.effect("a TOTP code is good once: a second login in the same time step with it is refused", () =>
+    Effect.gen(function*() {
+      const wallet = yield* makeWallet
+      const enabled = yield* call("sandbox", "enableMfa", { apiKey: null, body: { wallet: wallet.address } })
+      const secret = Totp.fromBase32((decodeSuccess("sandbox", "enableMfa", enabled) as typeof SandboxApi.MfaSecret.Type).secret)!
+      const mfaLogin = (code: string) =>
+        Effect.gen(function*() {
+          const { reply } = yield* signIn(wallet, "mfa")
+          const { authCode } = decodeSuccess("agentAuth", "callback", reply) as AgentAuth.MfaRequired
+          return yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+        })
+      const code = Totp.generate(secret, yield* Clock.currentTimeMillis)
+      assert.strictEqual((yield* mfaLogin(code)).status, 200)
+      const replayed = yield* mfaLogin(code)
+      assert.deepStrictEqual([replayed.status, replayed.json], [400, authCodeError])
+      // the previous step's code is inside the drift allowance, but older than the used one
+      yield* TestClock.adjust("30 seconds")
+      const next = Totp.generate(secret, yield* Clock.currentTimeMillis)
+      assert.strictEqual((yield* mfaLogin(next)).status, 200)
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("path variants of the agent-auth operations are 404s that never reach them: the limit holds", () =>
+    Effect.gen(function*() {
+      const info = yield* Server.SandboxInfo
+      const wallet = yield* makeWallet
+      const path = endpoint("agentAuth", "init").path
+      const body = JSON.stringify({ address: wallet.address })
+      const post = (target: string) =>
+        fetchReply(`${info.rootUrl}${target}`, { method: "POST", body, headers: { "content-type": "application/json" } })
+      for (let i = 0; i < 2; i++) assert.strictEqual((yield* post(path)).status, 200)
+      const variants = [`${path}/`, `/${path}`, path.toUpperCase(), `${path};x`, path.replace(/init$/, "%69nit")]
+      for (const variant of variants) {
+        const reply = yield* post(variant)
+        assert.strictEqual(reply.status, 404, `${variant}: ${reply.text}`)
+      }
+      assert.strictEqual((yield* post(path)).status, 429)
+    }).pipe(Effect.provide(sandbox({ agentAuthLimit: 2, rateLimit: 100 }))))
+
+  it.effect("a flood of challenges keeps at most maxPending nonces; expired ones are dropped", () =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const wallet = yield* makeWallet
+      for (let i = 0; i < Accounts_.maxPending + 2_000; i++) yield* accounts.init(wallet.address)
+      assert.strictEqual(accounts.pending().nonces, Accounts_.maxPending)
+      yield* TestClock.adjust(Accounts_.challengeTtlMillis + 1)
+      yield* accounts.init(wallet.address)
+      assert.strictEqual(accounts.pending().nonces, 1)
+    }).pipe(Effect.provide(Accounts_.layer(Options.make()))))
 })

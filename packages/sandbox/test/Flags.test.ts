@@ -25,7 +25,12 @@ describe("Flags", () => {
       "--burst-429=3",
       "--drop-rate=0.5",
       "--blockhash-validity=20",
-      "--trust-proxy"
+      "--trust-proxy",
+      "--max-body-bytes=2048",
+      "--max-header-bytes=4096",
+      "--headers-timeout-millis=300",
+      "--request-timeout-millis=900",
+      "--admin-token=0123456789abcdef0123"
     ])
     const expected: Options.Options = {
       port: 4000,
@@ -41,7 +46,12 @@ describe("Flags", () => {
       burst429: 3,
       dropRate: 0.5,
       blockhashValidity: 20,
-      trustProxy: true
+      trustProxy: true,
+      maxBodyBytes: 2048,
+      maxHeaderBytes: 4096,
+      headersTimeoutMillis: 300,
+      requestTimeoutMillis: 900,
+      adminToken: "0123456789abcdef0123"
     }
     assert.deepStrictEqual(parsed, Either.right({ _tag: "Run" as const, options: expected }))
     assert.deepStrictEqual(Object.keys(expected).sort(), Object.keys(Options.defaults).sort())
@@ -52,6 +62,10 @@ describe("Flags", () => {
     assert.deepStrictEqual(Flags.parse(["--drop-rate=2"]), Either.left(`--drop-rate must be a number from 0 to 1, got "2"`))
     assert.isTrue(Either.isLeft(Flags.parse(["--error-rate=200=0.5"])))
     assert.isTrue(Either.isLeft(Flags.parse(["--nope"])))
+    assert.deepStrictEqual(
+      Flags.parse(["--admin-token=short"]),
+      Either.left("--admin-token must be at least 16 printable characters without spaces")
+    )
   })
 
   it("--help", () => {

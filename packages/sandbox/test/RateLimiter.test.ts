@@ -41,6 +41,21 @@ describe("RateLimiter", () => {
     assert.deepStrictEqual([second.admitted, second.bucket, second.info.limit], [false, "agent:a", 1])
   })
 
+  it("many keys cost bounded memory: idle logs are swept, and at most maxLogs are kept", () => {
+    const limiter = RateLimiter.makeUnsafe()
+    for (let i = 0; i < 5_000; i++) limiter.admitAt([bucket(`ip:${i}`, 10, 1000)], 0)
+    assert.isAtMost(limiter.size(), 5_000)
+    // a window later, every one of them is idle: the sweep that new keys trigger drops them all
+    for (let i = 0; i < 4_000; i++) limiter.admitAt([bucket(`late:${i}`, 10, 1000)], 1_001)
+    assert.isAtMost(limiter.size(), 4_000)
+    // a flood of live keys in one window stays under the cap
+    for (let i = 0; i < RateLimiter.maxLogs * 2; i++) limiter.admitAt([bucket(`flood:${i}`, 10, 60_000)], 2_000)
+    assert.isAtMost(limiter.size(), RateLimiter.maxLogs)
+    // and a live key that survived still has its count
+    const key = `flood:${RateLimiter.maxLogs * 2 - 1}`
+    assert.strictEqual(limiter.admitAt([bucket(key, 10, 60_000)], 2_000).remaining, 8)
+  })
+
   it.effect("admit reads the Effect Clock", () =>
     Effect.gen(function*() {
       const limiter = yield* RateLimiter.make

@@ -8,6 +8,7 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Output from "../Output.js"
@@ -39,9 +40,10 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
     return yield* Effect.gen(function*() {
       const info = yield* SandboxInfo
       const key = Redacted.value(info.demoApiKey)
+      const admin = Option.map(info.adminToken, Redacted.value)
       yield* Console.log(
         json
-          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key })
+          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key, adminToken: Option.getOrNull(admin) })
           : [
             "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
             ...Output.fields([
@@ -49,7 +51,11 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
               ["seed", options.seed],
-              ["demo key", `${key}   (a sandbox key, deterministic from the seed)`]
+              ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
+              ...Option.match(admin, {
+                onNone: () => [],
+                onSome: (token) => [["admin", `${token}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`] as const]
+              })
             ]).map((line) => `  ${line}`),
             `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`,
             "Ctrl-C to stop."

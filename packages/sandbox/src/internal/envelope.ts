@@ -9,9 +9,10 @@ import {
 import { Api, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
 import { Cause, Clock, Context, DefaultServices, Effect, type Fiber, Option } from "effect"
 import { Accounts } from "../Accounts.js"
+import * as AdminToken from "../AdminToken.js"
+import * as Body from "./body.js"
 import type * as Options from "../Options.js"
 import { type Bucket, RateLimiter } from "../RateLimiter.js"
-import * as SandboxApi from "../SandboxApi.js"
 import * as Routes from "./routes.js"
 import * as Seeded from "./seeded.js"
 
@@ -22,21 +23,45 @@ export const messages = {
   burst: "Rate limit exceeded (sandbox burst429)",
   invalidJson: "Invalid JSON body",
   internal: "Internal server error",
+  notFound: (method: string, path: string) => `Not found: ${method} ${path}`,
+  tooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
+  contentType: (given: string) => `Content-Type must be application/json, got ${given}`,
+  tooDeep: (operation: string) => `${operation}: JSON nested deeper than ${Body.maxJsonDepth} levels`,
+  adminToken: "The sandbox set-up routes need the sandbox admin token (Authorization: Bearer TOKEN), printed at start",
   injected: (status: number) => `Injected failure (sandbox errorRates ${status})`
 } as const
 
 const evmGroup = "evm"
+/** Bucket objects kept per kind (users, IPs); past it the cache starts over. */
+const maxCachedBuckets = 10_000
 const agentAuthGroup = "agentAuth"
 
 type FailureBody = typeof FeeShareError.FailureBody.Encoded
 type RateLimitedBody = typeof RateLimit.RateLimitedBody.Encoded
 
+/** The most of a message an envelope carries: a 1 MB bad value is not echoed back whole. */
+export const maxMessageLength = 500
+
+const capped = (message: string): string =>
+  message.length > maxMessageLength ? `${message.slice(0, maxMessageLength)}… (${message.length} characters)` : message
+
 /** `{success:false,error}`, or `{success:false,response}` for the EVM operations' 400 and 500. */
 export const failure = (status: number, message: string, route: Routes.Route | undefined) => {
+  const text = capped(message)
   const body: FailureBody = route?.group === evmGroup && (status === 400 || status === 500)
-    ? { success: false, response: message }
-    : { success: false, error: message }
+    ? { success: false, response: text }
+    : { success: false, error: text }
   return HttpServerResponse.unsafeJson(body, { status })
+}
+
+/** A 413, closing the connection: the rest of the body is not read. */
+const tooLarge = (limit: number, route: Routes.Route | undefined) =>
+  HttpServerResponse.setHeader(failure(413, messages.tooLarge(limit), route), "connection", "close")
+
+/** Whether a Content-Type names JSON (`application/json`, `application/x+json`, with parameters). */
+const isJson = (contentType: string): boolean => {
+  const media = contentType.split(";")[0]?.trim().toLowerCase() ?? ""
+  return media === "application/json" || (media.startsWith("application/") && media.endsWith("+json"))
 }
 
 const rateLimited = (message: string, info: RateLimit.RateLimitInfo) => {
@@ -86,7 +111,7 @@ const toResponse = (
       return Effect.succeed(failure(400, describeDecodeError(operation, error), route))
     }
     if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
-      return Effect.succeed(failure(404, `Not found: ${request.method} ${Routes.pathOf(request.url)}`, route))
+      return Effect.succeed(failure(404, messages.notFound(request.method, Routes.pathOf(request.url)), route))
     }
     if (error instanceof FeeShareError.RateLimited) {
       return Effect.succeed(rateLimited(error.message, RateLimit.RateLimitInfo.make({
@@ -100,7 +125,7 @@ const toResponse = (
       return Effect.succeed(failure(status, error.message, route))
     }
   }
-  for (const defect of Cause.defects(cause)) {
+  for (const defect of [...Cause.defects(cause), ...Option.toArray(failed)]) {
     if (HttpServerError.isServerError(defect) && defect._tag === "RequestError" && defect.reason === "Decode") {
       return Effect.succeed(failure(400, `${operation}: ${messages.invalidJson}`, route))
     }
@@ -135,6 +160,7 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
   HttpApiBuilder.middleware(Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const accounts = yield* Accounts
+    const adminToken = yield* AdminToken.AdminToken
     const random = Seeded.stream(options.seed, "faults")
     const injected = Object.entries(options.errorRates)
       .map(([status, rate]) => ({ status: Number(status), rate }))
@@ -160,6 +186,8 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
     const bucketOf = (cache: Map<string, Bucket>, key: string, make: (key: string) => Bucket): Bucket => {
       let bucket = cache.get(key)
       if (bucket === undefined) {
+        // a cache, not a record: many addresses only cost a rebuild of it
+        if (cache.size >= maxCachedBuckets) cache.clear()
         bucket = make(key)
         cache.set(key, bucket)
       }
@@ -245,6 +273,44 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
         : Effect.succeed(HttpServerResponse.setHeaders(failure(status, messages.injected(status), route), headers))
     }
 
+    /**
+     * What is refused before the app runs: the set-up routes without the admin token when one
+     * is required, and bodies that are not JSON or are over the limit by their declared length.
+     */
+    const refusal = (
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route
+    ): HttpServerResponse.HttpServerResponse | undefined => {
+      if (route.group === "sandbox" && Option.isSome(adminToken)) {
+        if (!AdminToken.authorizes(adminToken.value, request.headers.authorization)) {
+          return failure(401, messages.adminToken, route)
+        }
+      }
+      if (request.method === "GET") return undefined
+      const declared = request.headers["content-length"]
+      if (declared !== undefined && Number(declared) > options.maxBodyBytes) return tooLarge(options.maxBodyBytes, route)
+      const contentType = request.headers["content-type"]
+      if (contentType !== undefined && !isJson(contentType)) return failure(400, messages.contentType(contentType), route)
+      return undefined
+    }
+
+    /** Runs `app` on the body read once: cut at the limit (413), refused when nested too deep. */
+    const withBody = (
+      app: HttpApp.Default,
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route
+    ): HttpApp.Default =>
+      Effect.flatMap(Body.read(request, options.maxBodyBytes), (read) => {
+        if (read._tag === "TooLarge") return Effect.succeed(tooLarge(options.maxBodyBytes, route))
+        if (Body.nestsDeeperThan(read.text, Body.maxJsonDepth)) {
+          return Effect.succeed(failure(400, messages.tooDeep(route.operation), route))
+        }
+        return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
+      }).pipe(
+        // the client broke off the body
+        Effect.catchTag("RequestError", () => Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
+      )
+
     const handle = (
       app: HttpApp.Default,
       fiber: Fiber.RuntimeFiber<unknown, unknown>,
@@ -252,11 +318,22 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       path: string,
       route: Routes.Route | undefined
     ): HttpApp.Default => {
-      if (route?.group === "sandbox" || path.startsWith(`${SandboxApi.prefix}/`) || unmeteredPaths.has(path)) {
-        return guarded(app, request, route, undefined)
+      if (unmeteredPaths.has(path)) return guarded(app, request, route, undefined)
+      const now = () => Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()
+      // a path that is not exactly a route (`/x/`, `//x`, `/X`, `/x;y`) is a 404, counted
+      // against the IP: it never reaches the router, so it cannot slip past a limit keyed on the route
+      if (route === undefined) {
+        return metered(Effect.succeed(failure(404, messages.notFound(request.method, path), route)), request, route, now())
       }
-      const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
-      return metered(app, request, route, clock.unsafeCurrentTimeMillis())
+      const refused = refusal(request, route)
+      const bounded = refused !== undefined
+        ? Effect.succeed(refused)
+        : request.method === "GET"
+        ? app
+        : withBody(app, request, route)
+      return route.group === "sandbox"
+        ? guarded(bounded, request, route, undefined)
+        : metered(bounded, request, route, now())
     }
 
     return (app: HttpApp.Default): HttpApp.Default =>
@@ -264,7 +341,7 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
         const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
         const path = Routes.pathOf(request.url)
         const route = routes.get(Routes.key(request.method, path))
-        const unmetered = route?.group === "sandbox" || path.startsWith(`${SandboxApi.prefix}/`)
+        const unmetered = route?.group === "sandbox"
         try {
           if (options.latencyMillis > 0 && !unmetered) {
             // the mounted paths get the latency too; the budgets are read after it
