@@ -7,14 +7,18 @@
  * getAccountInfo, getMultipleAccounts, getTransaction, requestAirdrop,
  * getMinimumBalanceForRentExemption, getVersion, getHealth.
  *
+ * Bad input is answered as a Solana RPC node answers it, with JSON-RPC errors (see `app`);
+ * bodies are capped at `maxBodyBytes` and batches at `maxBatchSize`.
+ *
  * Mount `Rpc.router` (it serves `POST /rpc`) or `Rpc.app` next to the service API; both need
  * the `Ledger` service.
  *
  * @since 0.1.0
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { PublicKey, Validation } from "@feeshare/domain"
 import { getBase58Decoder, getBase58Encoder } from "@solana/kit"
-import { Effect, Option, Schema } from "effect"
+import { Cause, Effect, Either, Exit, Option, ParseResult, Schema, SchemaAST, Scope, Stream } from "effect"
 import { Ledger, LedgerError, type TransactionRecord } from "./Ledger.js"
 
 /**
@@ -28,15 +32,77 @@ export const path = "/rpc"
 const base58Decoder = getBase58Decoder()
 const base58Encoder = getBase58Encoder()
 
-const invalidParams = (message: string) => new LedgerError({ code: -32602, message: `Invalid params: ${message}` })
+/**
+ * The largest request body `/rpc` reads, in bytes (1 MiB: a full batch of the largest
+ * transactions fits); a larger one is answered HTTP 413 without being buffered.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxBodyBytes = 1024 * 1024
+
+/**
+ * The most requests a batch may hold; a larger batch is answered with one `-32600` error.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxBatchSize = 100
+
+/** The longest client-derived text an error message repeats. */
+const maxEchoed = 200
+
+const capped = (text: string): string => text.length <= maxEchoed ? text : `${text.slice(0, maxEchoed)}…`
+
+const invalidParams = (message: string) => new LedgerError({ code: -32602, message: `Invalid params: ${capped(message)}` })
+
+const expected = (ast: SchemaAST.AST): string =>
+  SchemaAST.getDescriptionAnnotation(ast).pipe(
+    Option.orElse(() => SchemaAST.getIdentifierAnnotation(ast)),
+    Option.getOrElse(() => String(ast))
+  )
+
+const membersOf = (issues: ParseResult.Composite["issues"]): ReadonlyArray<ParseResult.ParseIssue> =>
+  "_tag" in issues ? [issues] : issues
+
+/**
+ * The first issue as `path rule`, naming what was expected but never the offending value
+ * (which may be huge, or nested too deep to print).
+ */
+const describe = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): string => {
+  const at = (rule: string) => path.length === 0 ? rule : `${Validation.formatPath(path)} ${rule}`
+  switch (issue._tag) {
+    case "Pointer":
+      return describe(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
+    case "Composite": {
+      const members = membersOf(issue.issues)
+      // a union is reported as a whole unless the value had a member's shape
+      const chosen = SchemaAST.isUnion(issue.ast)
+        ? members.find((member) => member._tag === "Composite")
+        : members[0]
+      return chosen === undefined ? at(`expected ${expected(issue.ast)}`) : describe(chosen, path)
+    }
+    case "Refinement":
+      return issue.kind === "From" ? describe(issue.issue, path) : at(`expected ${expected(issue.ast)}`)
+    case "Transformation":
+      return issue.kind === "Transformation" ? at(`expected ${expected(issue.ast)}`) : describe(issue.issue, path)
+    case "Type":
+      return at(`expected ${expected(issue.ast)}`)
+    case "Missing":
+      return at("is missing")
+    case "Unexpected":
+      return at("is unexpected")
+    case "Forbidden":
+      return at("is forbidden")
+  }
+}
 
 const decodeParams = <A, I>(schema: Schema.Schema<A, I>, params: unknown) =>
   Schema.decodeUnknown(schema)(params ?? []).pipe(
-    Effect.mapError((error) => invalidParams(error.message.split("\n")[0] ?? "malformed"))
+    Effect.mapError((error) => invalidParams(describe(error.issue, ["params"])))
   )
 
 const Encoding = Schema.Literal("base58", "base64", "base64+zstd", "jsonParsed", "json")
-const Loose = { onExcessProperty: "ignore" } as const
 
 const Config = Schema.Struct({
   encoding: Schema.optional(Encoding),
@@ -45,23 +111,54 @@ const Config = Schema.Struct({
   replaceRecentBlockhash: Schema.optional(Schema.Boolean),
   searchTransactionHistory: Schema.optional(Schema.Boolean),
   maxSupportedTransactionVersion: Schema.optional(Schema.Number)
+}).annotations({ description: "a config object" })
+
+const OptionalConfig = Schema.optionalElement(
+  Schema.NullOr(Config).annotations({ description: "a config object or null" })
+)
+
+const Address = PublicKey.PublicKey
+const Signature = PublicKey.Base58Signature.annotations({ description: "a base58 signature of 64 bytes" })
+
+const Amount = Schema.Union(Schema.Number, Schema.NumberFromString).annotations({
+  description: "a number or a numeric string"
 })
 
-const Amount = Schema.Union(Schema.Number, Schema.NumberFromString)
+const TransactionParams = Schema.Tuple(Schema.String, OptionalConfig).annotations({
+  description: "[transaction, config?]"
+})
+const AddressParams = Schema.Tuple(Address, OptionalConfig).annotations({ description: "[address, config?]" })
+const AddressesParams = Schema.Tuple(Schema.Array(Address), OptionalConfig).annotations({
+  description: "[addresses, config?]"
+})
+const SignatureParams = Schema.Tuple(Signature, OptionalConfig).annotations({ description: "[signature, config?]" })
+const SignaturesParams = Schema.Tuple(Schema.Array(Signature), OptionalConfig).annotations({
+  description: "[signatures, config?]"
+})
+const AirdropParams = Schema.Tuple(Address, Amount, Schema.optionalElement(Schema.Unknown)).annotations({
+  description: "[address, lamports, config?]"
+})
+const RentParams = Schema.Tuple(Amount, Schema.optionalElement(Schema.Unknown)).annotations({
+  description: "[dataLength, config?]"
+})
 
-const WithConfig = Schema.Tuple(Schema.String, Schema.optionalElement(Schema.NullOr(Config)))
-const AddressesWithConfig = Schema.Tuple(Schema.Array(Schema.String), Schema.optionalElement(Schema.NullOr(Config)))
-const AirdropParams = Schema.Tuple(Schema.String, Amount, Schema.optionalElement(Schema.Unknown))
-const RentParams = Schema.Tuple(Amount, Schema.optionalElement(Schema.Unknown))
+/** The largest wire transaction (a v1 one) as text: 4096 bytes in base64 and in base58. */
+const maxTransactionText = { base64: 5464, base58: 5594 } as const
 
 const toWire = (text: string, encoding: string | undefined) =>
-  Effect.try({
-    try: () => {
-      if (encoding === "base64") return new Uint8Array(Buffer.from(text, "base64"))
-      if (encoding === undefined || encoding === "base58") return new Uint8Array(base58Encoder.encode(text))
-      throw new Error(`unsupported encoding ${encoding}`)
-    },
-    catch: (error) => invalidParams(error instanceof Error ? error.message : "bad transaction encoding")
+  Effect.suspend(() => {
+    const kind = encoding === "base64" ? "base64" : encoding === undefined || encoding === "base58" ? "base58" : undefined
+    if (kind === undefined) return Effect.fail(invalidParams(`unsupported transaction encoding ${encoding}`))
+    if (text.length > maxTransactionText[kind]) {
+      return Effect.fail(
+        invalidParams(`${kind} transaction too large: ${text.length} characters (at most ${maxTransactionText[kind]})`)
+      )
+    }
+    return Effect.try({
+      try: () =>
+        kind === "base64" ? new Uint8Array(Buffer.from(text, "base64")) : new Uint8Array(base58Encoder.encode(text)),
+      catch: () => invalidParams(`the transaction is not ${kind} text`)
+    })
   })
 
 const n = (value: bigint): number => Number(value)
@@ -140,12 +237,12 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
     case "getVersion":
       return { "solana-core": "feeshare-sandbox", "feature-set": 0 }
     case "sendTransaction": {
-      const [text, config] = yield* decodeParams(WithConfig, params)
+      const [text, config] = yield* decodeParams(TransactionParams, params)
       const wire = yield* toWire(text, config?.encoding)
       return yield* ledger.send(wire, { skipPreflight: config?.skipPreflight === true })
     }
     case "simulateTransaction": {
-      const [text, config] = yield* decodeParams(WithConfig, params)
+      const [text, config] = yield* decodeParams(TransactionParams, params)
       const wire = yield* toWire(text, config?.encoding)
       const simulation = yield* ledger.simulate(wire, {
         sigVerify: config?.sigVerify === true,
@@ -169,7 +266,7 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
       }
     }
     case "getSignatureStatuses": {
-      const [signatures, config] = yield* decodeParams(AddressesWithConfig, params)
+      const [signatures, config] = yield* decodeParams(SignaturesParams, params)
       if (signatures.length > 256) return yield* invalidParams("at most 256 signatures")
       const statuses = yield* ledger.statuses(signatures, config?.searchTransactionHistory === true)
       return {
@@ -186,19 +283,20 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
       }
     }
     case "getBalance": {
-      const [address] = yield* decodeParams(WithConfig, params)
+      const [address] = yield* decodeParams(AddressParams, params)
       return { context, value: n(yield* ledger.balance(address)) }
     }
     case "getAccountInfo": {
-      const [address, config] = yield* decodeParams(WithConfig, params)
+      const [address, config] = yield* decodeParams(AddressParams, params)
       return { context, value: yield* account(address, config?.encoding) }
     }
     case "getMultipleAccounts": {
-      const [addresses, config] = yield* decodeParams(AddressesWithConfig, params)
+      const [addresses, config] = yield* decodeParams(AddressesParams, params)
+      if (addresses.length > 100) return yield* invalidParams("at most 100 addresses")
       return { context, value: yield* Effect.forEach(addresses, (address) => account(address, config?.encoding)) }
     }
     case "getTransaction": {
-      const [signature, config] = yield* decodeParams(WithConfig, params)
+      const [signature, config] = yield* decodeParams(SignatureParams, params)
       const found = yield* ledger.transaction(signature)
       if (Option.isNone(found)) return null
       const record = found.value
@@ -224,54 +322,136 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
       return n(ledger.minimumBalance(size))
     }
     default:
-      return yield* new LedgerError({ code: -32601, message: `Method not found: ${method}` })
+      return yield* new LedgerError({ code: -32601, message: "Method not found" })
   }
 })
 
+const Id = Schema.Union(Schema.String, Schema.Number, Schema.Null)
+type Id = typeof Id.Type
+
 const Request = Schema.Struct({
-  jsonrpc: Schema.optional(Schema.String),
-  id: Schema.optional(Schema.Unknown),
+  jsonrpc: Schema.Literal("2.0"),
+  id: Schema.optional(Id),
   method: Schema.String,
-  params: Schema.optional(Schema.Unknown)
+  params: Schema.optional(
+    Schema.Union(Schema.Array(Schema.Unknown), Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+      .annotations({ description: "an array or an object" })
+  )
+}).annotations({ description: "a request object" })
+
+const errorReply = (id: Id, code: number, message: string, data?: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code, message, ...(data === undefined ? {} : { data }) }
 })
 
+const invalidRequest = (id: Id, detail: string) => errorReply(id, -32600, `Invalid request: ${capped(detail)}`)
+
+const internalError = (id: Id) => errorReply(id, -32603, "Internal error")
+
+/** The id of a request that is otherwise invalid, when it is a valid id. */
+const readableId = (body: unknown): Id =>
+  typeof body === "object" && body !== null && "id" in body
+    ? Option.getOrElse(Schema.decodeUnknownOption(Id)(body.id), () => null)
+    : null
+
+/** One request's answer; every failure, defects included, is a JSON-RPC error of its own. */
 const one = (body: unknown) =>
-  Effect.gen(function*() {
-    const decoded = Schema.decodeUnknownOption(Request)(body, Loose)
-    if (Option.isNone(decoded)) {
-      return { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }
+  Either.match(Schema.decodeUnknownEither(Request)(body), {
+    onLeft: (error) => Effect.succeed(invalidRequest(readableId(body), describe(error.issue, []))),
+    onRight: (request) => {
+      const id = request.id ?? null
+      return handle(request.method, request.params).pipe(
+        Effect.map((result) => ({ jsonrpc: "2.0", id, result })),
+        Effect.catchAllCause((cause) =>
+          Option.match(Cause.failureOption(cause), {
+            onSome: (error) => Effect.succeed(errorReply(id, error.code, error.message, error.data)),
+            onNone: () =>
+              Cause.isInterruptedOnly(cause)
+                ? Effect.failCause(cause)
+                : Effect.as(Effect.logError(`Rpc ${request.method} failed`, cause), internalError(id))
+          })
+        )
+      )
     }
-    const request = decoded.value
-    const id = request.id ?? null
-    return yield* handle(request.method, request.params).pipe(
-      Effect.map((result) => ({ jsonrpc: "2.0", id, result })),
-      Effect.catchAll((error) =>
-        Effect.succeed({
-          jsonrpc: "2.0",
-          id,
-          error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
-        })
+  })
+
+/**
+ * The body as text, or `None` when it is larger than `maxBodyBytes`: a declared
+ * `Content-Length` over the cap is refused before anything is read, and the bytes are counted
+ * as they arrive. Past the cap the rest is read and dropped (never kept) so that the 413 can
+ * be answered at once and the connection still closes cleanly.
+ */
+const readBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (Number(request.headers["content-length"]) > maxBodyBytes) return Option.none<string>()
+    const scope = yield* Scope.make()
+    const pull = yield* Scope.extend(Stream.toPull(request.stream), scope)
+    const chunks: Array<Uint8Array> = []
+    let bytes = 0
+    const collect = Effect.gen(function*() {
+      while (true) {
+        const next = yield* Effect.either(pull)
+        if (Either.isLeft(next)) {
+          if (Option.isSome(next.left)) return yield* next.left.value
+          return Option.some(Buffer.concat(chunks).toString("utf8"))
+        }
+        for (const chunk of next.right) {
+          bytes += chunk.length
+          chunks.push(chunk)
+        }
+        if (bytes > maxBodyBytes) return Option.none<string>()
+      }
+    })
+    return yield* collect.pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) && Option.isNone(exit.value)
+          ? Effect.forkDaemon(pull.pipe(Effect.forever, Effect.ignore, Effect.ensuring(Scope.close(scope, Exit.void))))
+          : Scope.close(scope, Exit.void)
       )
     )
   })
 
+const reply = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
+
 /**
- * The JSON-RPC endpoint as an `HttpApp` (POST body: one request or a batch).
+ * The JSON-RPC endpoint as an `HttpApp` (POST body: one request or a batch of at most
+ * `maxBatchSize`). It never fails: bad input is a JSON-RPC error as a Solana RPC node words
+ * it (`-32700` parse error, `-32600` invalid request, `-32601` method not found, `-32602`
+ * invalid params, `-32603` internal error, never a stack trace), with HTTP 200, except a body
+ * over `maxBodyBytes`: HTTP 413 (and the connection closed) with a `-32600` error. Requests
+ * without an id are answered too (with `id: null`), not treated as notifications.
  *
  * @since 0.1.0
  * @category handlers
  */
 export const app = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const body = yield* Effect.either(request.json)
-  if (body._tag === "Left") {
-    return HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
+  const read = yield* Effect.either(readBody(request))
+  if (Either.isLeft(read)) return reply(invalidRequest(null, "the body could not be read"), 400)
+  const text = read.right
+  if (Option.isNone(text)) {
+    return HttpServerResponse.setHeader(
+      reply(invalidRequest(null, `the body is larger than ${maxBodyBytes} bytes`), 413),
+      "connection",
+      "close"
+    )
   }
-  const answer = Array.isArray(body.right)
-    ? yield* Effect.forEach(body.right, one)
-    : yield* one(body.right)
-  return HttpServerResponse.unsafeJson(answer)
-})
+  const body = Either.try((): unknown => JSON.parse(text.value))
+  if (Either.isLeft(body)) return reply(errorReply(null, -32700, "Parse error"))
+  if (!Array.isArray(body.right)) return reply(yield* one(body.right))
+  if (body.right.length === 0) return reply(invalidRequest(null, "empty batch"))
+  if (body.right.length > maxBatchSize) {
+    return reply(invalidRequest(null, `a batch holds at most ${maxBatchSize} requests, got ${body.right.length}`))
+  }
+  return reply(yield* Effect.forEach(body.right, one))
+}).pipe(
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.as(Effect.logError("Rpc failed", cause), reply(internalError(null), 500))
+  )
+)
 
 /**
  * A router serving the endpoint at `POST /rpc`.
