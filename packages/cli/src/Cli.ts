@@ -215,8 +215,8 @@ const launch = Command.make(
     mint,
     configKey: Options.text("config-key").pipe(Options.withDescription("config key of the launch")),
     initialBuy: Options.integer("initial-buy").pipe(
-      Options.optional,
-      Options.withDescription("lamports to buy at launch")
+      Options.withDefault(0),
+      Options.withDescription("lamports to buy at launch (the service requires the field; 0 buys nothing)")
     ),
     tipWallet: Options.text("tip-wallet").pipe(Options.optional, Options.withDescription("tip recipient")),
     tipLamports: Options.integer("tip-lamports").pipe(Options.optional, Options.withDescription("tip in lamports")),

@@ -123,6 +123,7 @@ export const program = (options: Options) =>
     yield* step(4, "Launch: the service returns a transaction signed by the mint; verify, co-sign, send")
     const launchTx = yield* client.launch.createTransaction({
       ipfs: "ipfs://feeshare-demo/metadata.json",
+      initialBuyLamports: 0,
       tokenMint: token.mint,
       wallet: creator.publicKey,
       configKey: token.configKey

@@ -144,6 +144,7 @@ describe("FeeShareClient against the sandbox", () => {
             // launch: the creator co-signs the transaction the service built and it lands
             const launch = yield* client.launch.createTransaction({
               ipfs: "ipfs://client-sandbox",
+              initialBuyLamports: 0,
               tokenMint: token.mint,
               wallet: creator.publicKey,
               configKey: token.configKey

@@ -172,7 +172,6 @@ export const claimStats: ReadonlyArray<Analytics.ClaimStatistics> = [{
   provider: "social",
   providerUsername: "alice",
   socialUsername: "alice",
-  platformUsername: null,
   isAdmin: true
 }]
 
@@ -236,7 +235,25 @@ export const evmPositions: typeof Evm.EvmPositions.Type = {
 export const creationFee: typeof Evm.CreationFee.Type = { creationFeeWei: 3n * 10n ** 15n }
 
 export const me: typeof Identity.Me.Type = {
-  user: { uuid: "user-1", username: "alice", registered_at: "2025-01-01T00:00:00Z", social_data: { verified: true } }
+  user: {
+    uuid: "user-1",
+    type: "developer",
+    membership: { tier: "pro" },
+    ticker: "ALICE",
+    username: "alice",
+    status: "active",
+    pref_name: "Alice",
+    picture: "https://example.invalid/alice.png",
+    social_userID: "1234",
+    registered_at: "2025-01-01T00:00:00Z",
+    profile_views: 12,
+    invites: 3,
+    invited_by: null,
+    social_data: { verified: true, followers_count: 10, following_count: 2, created_at: "2020-05-01T00:00:00Z", url: null },
+    points: 40,
+    rank: 7,
+    referral_count: 1
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -25,22 +25,23 @@ export const TokenMintQuery = Schema.Struct({ tokenMint: PublicKey })
 export const LifetimeFees = RawAmount
 
 /**
- * One fee claimer of a token and what it has claimed.
+ * One fee claimer of a token and what it has claimed. `username` and `pfp` are strings
+ * (possibly empty); the two social names are absent when unknown (never null).
  *
  * @since 0.1.0
  * @category resources
  */
 export const ClaimStatistics = Schema.Struct({
-  username: optionalNullable(Schema.String),
-  pfp: optionalNullable(Schema.String),
+  username: Schema.String,
+  pfp: Schema.String,
   royaltyBps: Schema.Number,
   isCreator: Schema.Boolean,
   wallet: Schema.String,
   totalClaimed: RawAmount,
   provider: optionalNullable(Schema.String),
   providerUsername: optionalNullable(Schema.String),
-  socialUsername: optionalNullable(Schema.String),
-  platformUsername: optionalNullable(Schema.String),
+  socialUsername: optional(Schema.String),
+  platformUsername: optional(Schema.String),
   isAdmin: Schema.Boolean
 }).annotations({ identifier: "ClaimStatistics" })
 
@@ -57,16 +58,17 @@ export type ClaimStatistics = typeof ClaimStatistics.Type
 export const ClaimStatisticsList = Schema.Array(ClaimStatistics)
 
 /**
- * `?onlyMigrated=true|false` (default false).
+ * `?onlyMigrated=true|false` (default false); `1` and `0` are read as true and false, as query
+ * strings often spell booleans. Sent as `true` or `false`.
  *
  * @since 0.1.0
  * @category requests
  */
 export const PoolsQuery = Schema.Struct({
   onlyMigrated: optional(Schema.transform(
-    Schema.Literal("true", "false"),
+    Schema.Literal("true", "false", "1", "0"),
     Schema.Boolean,
-    { strict: true, decode: (text) => text === "true", encode: (flag) => (flag ? "true" : "false") }
+    { strict: true, decode: (text) => text === "true" || text === "1", encode: (flag) => (flag ? "true" : "false") }
   ))
 })
 

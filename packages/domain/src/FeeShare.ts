@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import * as BasisPoints from "./BasisPoints.js"
-import { ArrayBetween, optional } from "./internal/schema.js"
+import { ArrayBetween, optionalNullable } from "./internal/schema.js"
 import { PublicKey } from "./PublicKey.js"
 import { Base58Transaction } from "./WireTransaction.js"
 
@@ -86,7 +86,7 @@ export const UpdateConfigRequest = Schema.Struct({
   basisPointsArray: ArrayBetween(BasisPoints.BasisPoints, limits.minClaimers, limits.maxClaimers),
   claimersArray: Claimers,
   payer: PublicKey,
-  additionalLookupTables: optional(Schema.Array(PublicKey))
+  additionalLookupTables: optionalNullable(Schema.Array(PublicKey))
 }).pipe(
   Schema.filter((request) => {
     if (request.basisPointsArray.length !== request.claimersArray.length) {
@@ -96,11 +96,13 @@ export const UpdateConfigRequest = Schema.Struct({
     if (sum !== BasisPoints.total) return { path: ["basisPointsArray"], message: rules.sum }
     if (
       request.claimersArray.length > limits.claimersWithoutLookupTables &&
-      (request.additionalLookupTables === undefined || request.additionalLookupTables.length === 0)
+      (request.additionalLookupTables === undefined || request.additionalLookupTables === null ||
+        request.additionalLookupTables.length === 0)
     ) return { path: ["additionalLookupTables"], message: rules.lookupTables }
     return true
   }),
-  Schema.annotations({ identifier: "UpdateConfigRequest" })
+  // the service refuses fields it does not know
+  Schema.annotations({ identifier: "UpdateConfigRequest", parseOptions: { onExcessProperty: "error" } })
 )
 
 /**

@@ -4,44 +4,46 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optionalNullable } from "./internal/schema.js"
 
 /**
+ * The user's linked social account.
+ *
  * @since 0.1.0
  * @category resources
  */
 export const SocialData = Schema.Struct({
-  verified: optionalNullable(Schema.Boolean),
-  followers_count: optionalNullable(Schema.Number),
-  following_count: optionalNullable(Schema.Number),
-  created_at: optionalNullable(Schema.String),
-  url: optionalNullable(Schema.String)
+  verified: Schema.Boolean,
+  followers_count: Schema.Int,
+  following_count: Schema.Int,
+  created_at: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "SocialData" })
 
 /**
- * The user that owns the API key. Only `uuid` is always present.
+ * The user that owns the API key: the 17 fields the service always sends (text that a user
+ * may not have set is `null`; counts are integers).
  *
  * @since 0.1.0
  * @category resources
  */
 export const User = Schema.Struct({
   uuid: Schema.String,
-  type: optionalNullable(Schema.String),
-  membership: optionalNullable(Schema.Unknown),
-  ticker: optionalNullable(Schema.String),
-  username: optionalNullable(Schema.String),
-  status: optionalNullable(Schema.String),
-  pref_name: optionalNullable(Schema.String),
-  picture: optionalNullable(Schema.String),
-  social_userID: optionalNullable(Schema.String),
-  registered_at: optionalNullable(Schema.String),
-  profile_views: optionalNullable(Schema.Number),
-  invites: optionalNullable(Schema.Number),
-  invited_by: optionalNullable(Schema.String),
-  social_data: optionalNullable(SocialData),
-  points: optionalNullable(Schema.Number),
-  rank: optionalNullable(Schema.Number),
-  referral_count: optionalNullable(Schema.Number)
+  type: Schema.String,
+  membership: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  ticker: Schema.NullOr(Schema.String),
+  username: Schema.String,
+  status: Schema.String,
+  pref_name: Schema.NullOr(Schema.String),
+  picture: Schema.NullOr(Schema.String),
+  social_userID: Schema.NullOr(Schema.String),
+  registered_at: Schema.String,
+  profile_views: Schema.Int,
+  invites: Schema.Int,
+  invited_by: Schema.NullOr(Schema.String),
+  social_data: Schema.NullOr(SocialData),
+  points: Schema.Int,
+  rank: Schema.NullOr(Schema.Int),
+  referral_count: Schema.Int
 }).annotations({ identifier: "User" })
 
 /**

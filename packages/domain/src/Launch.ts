@@ -25,7 +25,7 @@ export const LaunchRequest = Schema.Struct({
   ipfs: NonEmptyText,
   tokenMint: PublicKey,
   wallet: PublicKey,
-  initialBuyLamports: optional(LamportsNumber),
+  initialBuyLamports: LamportsNumber,
   configKey: PublicKey,
   tipWallet: optional(PublicKey),
   tipLamports: optional(LamportsNumber)

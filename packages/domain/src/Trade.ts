@@ -15,15 +15,14 @@ import { Base58Transaction } from "./WireTransaction.js"
  * @category rules
  */
 export const rules = {
-  slippageRequired: "is required when slippageMode is manual",
-  slippageOnlyManual: "is allowed only when slippageMode is manual"
+  slippageRequired: "is required when slippageMode is manual"
 } as const
 
 const U64FromQuery = RawAmount
 
 /**
- * Query of the quote operation. `slippageBps` is given exactly when `slippageMode` is
- * `manual`.
+ * Query of the quote operation. `slippageBps` is required when `slippageMode` is `manual`;
+ * in `auto` mode (the default) it may be sent and is ignored, as the service does.
  *
  * @since 0.1.0
  * @category requests
@@ -38,7 +37,6 @@ export const QuoteRequest = Schema.Struct({
   Schema.filter((query) => {
     const manual = query.slippageMode === "manual"
     if (manual && query.slippageBps === undefined) return { path: ["slippageBps"], message: rules.slippageRequired }
-    if (!manual && query.slippageBps !== undefined) return { path: ["slippageBps"], message: rules.slippageOnlyManual }
     return true
   })
 )

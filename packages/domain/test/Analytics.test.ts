@@ -14,12 +14,14 @@ describe("queries", () => {
     assertInvalid(Claims.WalletQuery, { encoded: {} }, "wallet", "is missing")
   })
 
-  it("pools onlyMigrated is the string true|false ⇄ boolean, optional", () => {
+  it("pools onlyMigrated is the string true|false (or 1|0) ⇄ boolean, optional", () => {
     assert.deepStrictEqual(assertValid(Analytics.PoolsQuery, { onlyMigrated: "true" }), { onlyMigrated: true })
     assert.deepStrictEqual(assertValid(Analytics.PoolsQuery, { onlyMigrated: "false" }), { onlyMigrated: false })
+    assert.deepStrictEqual(assertValid(Analytics.PoolsQuery, { onlyMigrated: "1" }), { onlyMigrated: true })
+    assert.deepStrictEqual(assertValid(Analytics.PoolsQuery, { onlyMigrated: "0" }), { onlyMigrated: false })
     assert.deepStrictEqual(assertValid(Analytics.PoolsQuery, {}), {})
     assert.deepStrictEqual(Schema.encodeSync(Analytics.PoolsQuery)({ onlyMigrated: true }), { onlyMigrated: "true" })
-    for (const bad of ["1", "yes", "TRUE", "", " true"]) {
+    for (const bad of ["2", "yes", "TRUE", "", " true"]) {
       const result = Schema.decodeUnknownEither(Analytics.PoolsQuery)({ onlyMigrated: bad })
       assert.isTrue(Either.isLeft(result), bad)
     }

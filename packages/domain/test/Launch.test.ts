@@ -13,14 +13,14 @@ const request: fc.Arbitrary<Request> = fc.record({
   tokenMint: publicKey,
   wallet: publicKey,
   configKey: publicKey,
-  initialBuyLamports: fc.option(lamports, { nil: undefined }),
+  initialBuyLamports: lamports,
   tip: fc.option(fc.tuple(publicKey, lamports), { nil: undefined })
 }).map(({ configKey, initialBuyLamports, ipfs, tip, tokenMint, wallet }) => ({
   ipfs,
   tokenMint,
   wallet,
   configKey,
-  ...(initialBuyLamports === undefined ? {} : { initialBuyLamports }),
+  initialBuyLamports,
   ...(tip === undefined ? {} : { tipWallet: tip[0], tipLamports: tip[1] })
 }))
 
@@ -28,8 +28,14 @@ const invalid = (input: Request, field: string, rule: string) =>
   assertInvalid(Launch.LaunchRequest, { encoded: input, type: input }, field, rule)
 
 describe("Launch.LaunchRequest", () => {
-  it.prop("a launch with or without initial buy and tip is accepted", [request], ([input]) => {
+  it.prop("a launch with or without a tip is accepted, an initial buy of 0 included", [request], ([input]) => {
     assert.deepStrictEqual(assertValid(Launch.LaunchRequest, input), input)
+    assert.deepStrictEqual(assertValid(Launch.LaunchRequest, { ...input, initialBuyLamports: 0 }), { ...input, initialBuyLamports: 0 })
+  })
+
+  it.prop("initialBuyLamports is required (the service refuses a launch without it)", [request], ([input]) => {
+    const { initialBuyLamports: _, ...without } = input
+    assertInvalid(Launch.LaunchRequest, { encoded: without }, "initialBuyLamports", "is missing")
   })
 
   it.prop("the tip fields go together", [request, publicKey, lamports], ([input, tipWallet, tipLamports]) => {

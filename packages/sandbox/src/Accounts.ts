@@ -188,11 +188,20 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
         user: {
           uuid,
           type: wallet === undefined ? "developer" : "agent",
+          membership: { tier: "free", since: new Date(now).toISOString() },
+          ticker: null,
           username: wallet === undefined ? "demo" : `agent_${wallet.slice(0, 8)}`,
           status: "active",
+          pref_name: wallet === undefined ? "Demo developer" : null,
+          picture: null,
+          social_userID: null,
           registered_at: new Date(now).toISOString(),
-          points: 0,
+          profile_views: 0,
           invites: 0,
+          invited_by: null,
+          social_data: null,
+          points: 0,
+          rank: null,
           referral_count: 0
         }
       }

@@ -245,6 +245,15 @@ export const make = (options: Pick<Options, "seed">) =>
           : Effect.succeed(found)
       })
 
+    /** The service answers 400 `token launch not found` for an unknown or unlaunched token here. */
+    const launchFound = (mint: string) =>
+      Effect.suspend(() => {
+        const found = tokens.get(mint)
+        return found === undefined || !found.launched
+          ? Effect.fail(reject(400, `token launch not found: ${mint}`))
+          : Effect.succeed(found)
+      })
+
     const launched = (mint: string) =>
       Effect.flatMap(token(mint), (state) =>
         state.launched ? Effect.succeed(state) : Effect.fail(reject(400, `token ${mint} has not launched yet`)))
@@ -495,9 +504,10 @@ export const make = (options: Pick<Options, "seed">) =>
         }))
 
     const updateConfig = Effect.fn("Market.updateConfig")(function*(request: FeeShare.UpdateConfigRequest) {
-      const state = yield* token(request.baseMint)
+      // the service's refusals here are all 400 (no 403, no 404)
+      const state = yield* Effect.mapError(token(request.baseMint), (rejection) => reject(400, rejection.message))
       if (request.payer !== state.config.admin) {
-        return yield* reject(403, `${request.payer} is not the fee-share admin of ${request.baseMint}`)
+        return yield* reject(400, `${request.payer} is not the fee-share admin of ${request.baseMint}`)
       }
       const claimers = request.claimersArray.map((wallet, i) => ({ wallet, bps: request.basisPointsArray[i] ?? 0 }))
       const admin = state.config.admin as Address
@@ -536,6 +546,9 @@ export const make = (options: Pick<Options, "seed">) =>
       const vault = partnerVaults.get(partnerWallet)
       const owed = partnerTokens(partnerWallet).filter((t) => t.partnerPending > 0n)
       const total = (vault?.balance ?? 0n) + sum(owed.map((t) => t.partnerPending))
+      if (vault === undefined && partnerTokens(partnerWallet).length === 0) {
+        return yield* reject(404, `no partner config for ${partnerWallet}`)
+      }
       if (vault === undefined || total === 0n) return yield* reject(400, `nothing to claim for partner ${partnerWallet}`)
       const partner = partnerWallet as Address
       const life = yield* lifetime
@@ -953,22 +966,20 @@ export const make = (options: Pick<Options, "seed">) =>
 
     // ---- analytics -----------------------------------------------------------------------
 
-    const lifetimeFees = (mint: PublicKey) => Effect.map(token(mint), (state) => state.lifetimeFees)
+    const lifetimeFees = (mint: PublicKey) => Effect.map(launchFound(mint), (state) => state.lifetimeFees)
 
     const claimStats = (mint: PublicKey) =>
-      Effect.map(token(mint), (state) => {
+      Effect.map(launchFound(mint), (state) => {
         const wallets = new Set([...state.config.claimers.map((c) => c.wallet), ...state.shares.keys()])
         return [...wallets].map((wallet): Analytics.ClaimStatistics => ({
-          username: null,
-          pfp: null,
+          username: "",
+          pfp: "",
           royaltyBps: state.config.claimers.find((c) => c.wallet === wallet)?.bps ?? 0,
           isCreator: wallet === state.creator,
           wallet,
           totalClaimed: state.shares.get(wallet)?.claimed ?? 0n,
           provider: null,
           providerUsername: null,
-          socialUsername: null,
-          platformUsername: null,
           isAdmin: wallet === state.config.admin
         }))
       })

@@ -176,6 +176,7 @@ describe("errors", () => {
   it("on chain: no rpcUrl or no signer is InvalidRequest; a wrong launch mint is refused before signing", async () => {
     const launch = await feeshare.launch.createTransaction({
       ipfs: "ipfs://errors",
+      initialBuyLamports: 0,
       tokenMint: token.mint,
       wallet: creator.address,
       configKey: token.configKey
@@ -210,6 +211,7 @@ describe("errors", () => {
     )
     const launch = await feeshare.launch.createTransaction({
       ipfs: "ipfs://errors-plan",
+      initialBuyLamports: 0,
       tokenMint: token.mint,
       wallet: creator.address,
       configKey: token.configKey

@@ -115,6 +115,7 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
   it("launch, then swaps: each lands and the fees accrue", async () => {
     const transaction = await creator.launch.createTransaction({
       ipfs: "ipfs://sdk-onchain",
+      initialBuyLamports: 0,
       tokenMint: token.mint,
       wallet: creatorKeys.publicKey.toBase58(),
       configKey: token.configKey

@@ -51,6 +51,7 @@ beforeAll(async () => {
   )
   const launch = await feeshare.launch.createTransaction({
     ipfs: "ipfs://parity",
+    initialBuyLamports: 0,
     tokenMint: mint,
     wallet: creator.address,
     configKey: token.configKey
@@ -131,6 +132,7 @@ const cases: ReadonlyArray<Case> = [
     facade: () =>
       feeshare.launch.createTransaction({
         ipfs: "ipfs://parity-2",
+        initialBuyLamports: 0,
         tokenMint: unlaunched.mint,
         wallet: creator.address,
         configKey: unlaunched.configKey
@@ -139,6 +141,7 @@ const cases: ReadonlyArray<Case> = [
       sandbox.effect((c) =>
         c.launch.createTransaction({
           ipfs: "ipfs://parity-2",
+          initialBuyLamports: 0,
           tokenMint: unlaunched.mint,
           wallet: creator.address,
           configKey: unlaunched.configKey

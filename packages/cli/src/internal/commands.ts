@@ -405,7 +405,7 @@ export const launch = (
     readonly ipfs: string
     readonly mint: string
     readonly configKey: string
-    readonly initialBuy: Option.Option<number>
+    readonly initialBuy: number
     readonly tipWallet: Option.Option<string>
     readonly tipLamports: Option.Option<number>
     readonly dryRun: boolean
@@ -419,7 +419,7 @@ export const launch = (
       tokenMint: args.mint,
       wallet: wallet.publicKey,
       configKey: args.configKey,
-      ...(Option.isSome(args.initialBuy) ? { initialBuyLamports: args.initialBuy.value } : {}),
+      initialBuyLamports: args.initialBuy,
       ...(Option.isSome(args.tipWallet) ? { tipWallet: args.tipWallet.value } : {}),
       ...(Option.isSome(args.tipLamports) ? { tipLamports: args.tipLamports.value } : {})
     })

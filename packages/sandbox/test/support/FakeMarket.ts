@@ -130,6 +130,8 @@ export const layer = Layer.succeed(Market, {
   lifetimeFees: (mint) => Effect.as(tokenCheck(mint), lifetimeFees),
   claimStats: (mint) =>
     Effect.as(tokenCheck(mint), [{
+      username: "",
+      pfp: "",
       royaltyBps: 10_000,
       isCreator: true,
       wallet: keys.wallet,
