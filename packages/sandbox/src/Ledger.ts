@@ -7,6 +7,8 @@
  * derived from the slot lag, drops a deterministic share (`Options.dropRate`, from the seed)
  * of sent transactions, keeps a history, and tells its listeners about every landed
  * transaction (that is how the market learns that a transaction it built has landed).
+ * Airdrops are real transfers from a faucet key (derived from the seed) that the ledger
+ * refills as needed, so they never run dry and each one is in the history.
  *
  * @since 0.1.0
  */
@@ -15,12 +17,16 @@ import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  isAddress,
   lamports,
   type Transaction
 } from "@solana/kit"
 import { createHash } from "node:crypto"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
+import { build } from "./internal/build.js"
+import { deriveSigner } from "./internal/keys.js"
+import { memo, SYSTEM_PROGRAM, transferSol } from "./internal/programs.js"
 import * as TransactionError from "./internal/transactionError.js"
 import type { Options } from "./Options.js"
 
@@ -58,6 +64,22 @@ export const blockHeightOffset = 47_552_000n
  * @category constants
  */
 export const recentStatusSlots = 300n
+
+/**
+ * The most lamports one airdrop credits: 1,000,000 SOL. A larger request is refused.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxAirdropLamports = 1_000_000_000_000_000n
+
+/**
+ * The largest balance an account can hold (u64).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxLamports = 18_446_744_073_709_551_615n
 
 /**
  * A refusal the JSON-RPC endpoint reports as `{ code, message, data }` (−32602 bad
@@ -208,6 +230,14 @@ export declare namespace Ledger {
       searchTransactionHistory: boolean
     ) => Effect.Effect<ReadonlyArray<SignatureStatus | null>>
     readonly transaction: (signature: string) => Effect.Effect<Option.Option<TransactionRecord>>
+    /**
+     * Credits `lamports` (1 to `maxAirdropLamports`) to `address` with a transfer from the
+     * ledger's faucet that lands at once and is in the history like any transaction. The faucet
+     * is refilled whenever it cannot cover a request, so it never runs dry; each airdrop carries
+     * a numbered memo, so identical requests in one slot are distinct transactions. Refused with
+     * code −32602 (and nothing credited) past the per-request limit, past the u64 balance limit,
+     * or when it would leave a new account below the rent-exempt minimum.
+     */
     readonly airdrop: (address: string, lamports: bigint) => Effect.Effect<string, LedgerError>
     readonly balance: (address: string) => Effect.Effect<bigint>
     readonly account: (address: string) => Effect.Effect<Option.Option<AccountView>>
@@ -300,6 +330,14 @@ const decode = (wire: Uint8Array): Effect.Effect<Decoded, LedgerError> =>
         message: `invalid transaction: ${cause instanceof Error ? cause.message : String(cause)}`
       })
   })
+
+const invalidParams = (message: string) => new LedgerError({ code: -32602, message })
+
+/** The fee of an airdrop (one signature), paid by the faucet. */
+const faucetFee = 5_000n
+
+/** What the faucet holds after a refill: ten requests at the limit. */
+const faucetRefill = 10n * maxAirdropLamports
 
 const preflightFailure = (err: RpcTransactionError, logs: ReadonlyArray<string>, unitsConsumed: bigint) =>
   new LedgerError({
@@ -432,6 +470,74 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
       return yield* land(decoded, signature, wire, skipPreflight)
     })
 
+    const faucet = yield* Effect.promise(() => deriveSigner(options.seed, "ledger/faucet"))
+    const airdropLock = yield* Effect.makeSemaphore(1)
+    let airdrops = 0
+
+    /** Mints lamports into the faucet when it cannot cover `amount` and the fee. */
+    const refillFaucet = (amount: bigint) => {
+      if ((svm.getBalance(faucet.address) ?? 0n) >= amount + faucetFee) return
+      svm.setAccount({
+        address: faucet.address,
+        lamports: lamports(faucetRefill),
+        data: new Uint8Array(),
+        programAddress: SYSTEM_PROGRAM,
+        executable: false,
+        space: 0n
+      })
+    }
+
+    const airdrop = Effect.fn("Ledger.airdrop")(function*(recipient: string, amount: bigint) {
+      if (!isAddress(recipient)) return yield* invalidParams(`address: ${recipient} is not a base58 public key`)
+      if (amount <= 0n || amount > maxAirdropLamports) {
+        return yield* invalidParams(
+          `lamports must be between 1 and ${maxAirdropLamports} (1,000,000 SOL) per airdrop; got ${amount}`
+        )
+      }
+      if (recipient === faucet.address) return yield* invalidParams(`address: ${recipient} is the faucet itself`)
+      const life = clockState()
+      const built = yield* Effect.tryPromise({
+        try: () =>
+          build({
+            format: "legacy",
+            feePayer: faucet.address,
+            instructions: [transferSol(faucet.address, recipient, amount), memo(`sandbox airdrop #${++airdrops}`)],
+            lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
+            signers: [faucet]
+          }),
+        catch: (error) =>
+          invalidParams(
+            `address: ${recipient} cannot receive lamports (${error instanceof Error ? error.message : String(error)})`
+          )
+      })
+      const decoded = yield* decode(built.wire)
+      const signature = decoded.signature ?? ""
+      return yield* airdropLock.withPermits(1)(Effect.gen(function*() {
+        const balance = svm.getBalance(recipient) ?? 0n
+        if (balance + amount > maxLamports) {
+          return yield* invalidParams(
+            `lamports: ${amount} would take the balance of ${recipient} (${balance}) past the u64 maximum ${maxLamports}`
+          )
+        }
+        refillFaucet(amount)
+        const simulation = simulateDecoded(decoded, { sigVerify: false, replaceRecentBlockhash: true })
+        if (simulation.err !== null) return yield* invalidParams(airdropRefusal(recipient, amount, simulation.err))
+        return yield* land(decoded, signature, built.wire, false)
+      }))
+    })
+
+    const airdropRefusal = (recipient: string, amount: bigint, err: RpcTransactionError): string => {
+      if (typeof err === "object" && "InsufficientFundsForRent" in err) {
+        return `lamports: ${amount} would leave ${recipient} below the rent-exempt minimum of ${
+          svm.minimumBalanceForRentExemption(0n)
+        } lamports`
+      }
+      if (JSON.stringify(err) === JSON.stringify({ InstructionError: [0, "ReadonlyLamportChange"] })) {
+        return `address: ${recipient} is a reserved account (a sysvar or a builtin program) whose lamports cannot change`
+      }
+      return `address: ${recipient} cannot receive lamports (the transfer fails with ${JSON.stringify(err)})`
+    }
+
     const statusOf = (signature: string, search: boolean): SignatureStatus | null => {
       const status = statuses.get(signature)
       if (status === undefined) return null
@@ -458,16 +564,7 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
       simulate: (wire, simulate = {}) => Effect.map(decode(wire), (decoded) => simulateDecoded(decoded, simulate)),
       statuses: (signatures, search) => Effect.sync(() => signatures.map((signature) => statusOf(signature, search))),
       transaction: (signature) => Effect.sync(() => Option.fromNullable(history.get(signature))),
-      airdrop: (address, amount) =>
-        Effect.suspend(() => {
-          const result = svm.airdrop(address as Address, lamports(amount))
-          if (result === null || result instanceof FailedTransactionMetadata) {
-            return Effect.fail(new LedgerError({ code: -32603, message: `airdrop failed: ${String(result)}` }))
-          }
-          const signature = base58.decode(result.signature())
-          statuses.set(signature, { slot, err: null })
-          return Effect.succeed(signature)
-        }),
+      airdrop,
       balance: (address) => Effect.sync(() => svm.getBalance(address as Address) ?? 0n),
       account: (address) =>
         Effect.sync(() => {

@@ -78,7 +78,8 @@ export const FeeShareConfigView = Schema.Struct({
 /**
  * Sandbox-only: a holding balance. The token's holding-vault authority (a key the sandbox
  * holds, one per token) receives `lamports` on the ledger and holds them for `claimer`, who
- * withdraws them with a claim plan whose `source` is `{ kind: "holding", authority }`.
+ * withdraws them with a claim plan whose `source` is `{ kind: "holding", authority }`. At most
+ * 1,000,000 SOL per request.
  *
  * @since 0.1.0
  * @category setup
@@ -105,7 +106,8 @@ export const HoldingView = Schema.Struct({
 })
 
 /**
- * Sandbox-only: lamports for an address.
+ * Sandbox-only: lamports for an address, 1 to 1,000,000 SOL per request (`Ledger.maxAirdropLamports`);
+ * identical requests in one slot each land.
  *
  * @since 0.1.0
  * @category setup

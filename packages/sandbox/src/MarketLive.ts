@@ -284,17 +284,29 @@ export const make = (options: Pick<Options, "seed">) =>
       })
     }
 
-    /** The aggregate vault of a partner or a deployer (one per wallet and quote mint). */
-    const ensureVault = (kind: "partner" | "deployer", wallet: string) =>
+    /** Set-up lamports from the ledger's faucet; a refusal is a 400 with the ledger's reason. */
+    const fund = (address: string, amount: bigint) =>
+      Effect.mapError(ledger.airdrop(address, amount), (error) => reject(400, error.message))
+
+    /** Tops a sandbox-held account (`role`) up to the rent-exempt minimum; nothing when it has it. */
+    const fundRent = (role: string, address: string) =>
+      Effect.flatMap(ledger.balance(address), (balance) =>
+        balance >= rentExempt ? Effect.void : Effect.mapError(
+          ledger.airdrop(address, rentExempt - balance),
+          (error) => reject(400, `could not fund the ${role} ${address} for rent: ${error.message}`)
+        ))
+
+    /**
+     * The aggregate vault of a partner or a deployer (one per wallet and quote mint), funded
+     * for rent. A new vault is not recorded: the caller records it once its whole set-up
+     * succeeded.
+     */
+    const fundedVault = (kind: "partner" | "deployer", wallet: string) =>
       Effect.gen(function*() {
-        const vaults = kind === "partner" ? partnerVaults : deployerVaults
-        const existing = vaults.get(wallet)
+        const existing = (kind === "partner" ? partnerVaults : deployerVaults).get(wallet)
         if (existing !== undefined) return existing
         const vault: AggregateVault = { signer: yield* signer(`${kind}/${wallet}/${Programs.NATIVE_MINT}`), balance: 0n, claimed: 0n }
-        vaults.set(wallet, vault)
-        if ((yield* ledger.balance(vault.signer.address)) < rentExempt) {
-          yield* Effect.orDie(ledger.airdrop(vault.signer.address, rentExempt))
-        }
+        yield* fundRent(`${kind} vault`, vault.signer.address)
         return vault
       })
 
@@ -998,6 +1010,13 @@ export const make = (options: Pick<Options, "seed">) =>
 
     // ---- setup (sandbox-only) -------------------------------------------------------------
 
+    /**
+     * Serialises the set-up operations: each computes its keys from the maps, funds them on the
+     * ledger, and records the result in the maps only once every step succeeded, so a failed
+     * set-up changes nothing in the market.
+     */
+    const setupLock = yield* Effect.makeSemaphore(1)
+
     const createToken = Effect.fn("Market.createToken")(function*(input: typeof CreateTokenInput.Type) {
       if (input.quoteMint !== undefined && input.quoteMint !== Programs.NATIVE_MINT) {
         return yield* reject(400, `quoteMint: the sandbox quotes in wrapped SOL (${Programs.NATIVE_MINT}) only`)
@@ -1033,9 +1052,10 @@ export const make = (options: Pick<Options, "seed">) =>
         config: { admin: input.creator, partner: null, claimers: [{ wallet: input.creator, bps: BasisPoints.total }] },
         shares: new Map()
       }
+      yield* fundRent("pool authority", pool.address)
+      const deployerVault = yield* fundedVault("deployer", input.creator)
       tokens.set(mint.address, state)
-      yield* Effect.orDie(ledger.airdrop(pool.address, rentExempt))
-      yield* ensureVault("deployer", input.creator)
+      deployerVaults.set(input.creator, deployerVault)
       const created: typeof CreatedToken.Type = {
         mint: mint.address,
         configKey: state.configKey,
@@ -1043,7 +1063,7 @@ export const make = (options: Pick<Options, "seed">) =>
         decimals
       }
       return created
-    })
+    }, setupLock.withPermits(1))
 
     const configView = (state: TokenState): typeof FeeShareConfigView.Type => ({
       mint: state.mint.address,
@@ -1065,30 +1085,27 @@ export const make = (options: Pick<Options, "seed">) =>
       if (input.claimers.reduce((a, c) => a + c.bps, 0) !== BasisPoints.total) {
         return yield* reject(400, "claimers bps must sum to exactly 10000")
       }
-      if (input.partner !== undefined) yield* ensureVault("partner", input.partner)
+      if (input.partner !== undefined) partnerVaults.set(input.partner, yield* fundedVault("partner", input.partner))
       state.config = { admin: input.admin, partner: input.partner ?? null, claimers: input.claimers }
       return configView(state)
-    })
+    }, setupLock.withPermits(1))
 
     const createHolding = Effect.fn("Market.createHolding")(function*(input: typeof CreateHoldingInput.Type) {
       const state = yield* token(input.mint)
       if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
-      let holding = holdings.get(state.mint.address)
-      if (holding === undefined) {
-        const authority = yield* signer(`token/${state.index}/holding-authority`)
-        holding = { authority, balances: new Map() }
-        holdings.set(state.mint.address, holding)
-        if ((yield* ledger.balance(authority.address)) < rentExempt) {
-          yield* Effect.orDie(ledger.airdrop(authority.address, rentExempt))
-        }
+      if (input.lamports > Ledger.maxAirdropLamports) {
+        return yield* reject(400, `lamports must be at most ${Ledger.maxAirdropLamports} (1,000,000 SOL) per holding`)
       }
-      yield* Effect.mapError(ledger.airdrop(holding.authority.address, input.lamports), (e) => reject(500, e.message))
-      let entry = holding.balances.get(input.claimer)
-      if (entry === undefined) {
-        entry = { held: 0n, claimed: 0n }
-        holding.balances.set(input.claimer, entry)
+      const holding: Holding = holdings.get(state.mint.address) ?? {
+        authority: yield* signer(`token/${state.index}/holding-authority`),
+        balances: new Map()
       }
+      yield* fundRent("holding authority", holding.authority.address)
+      yield* fund(holding.authority.address, input.lamports)
+      const entry = holding.balances.get(input.claimer) ?? { held: 0n, claimed: 0n }
       entry.held += input.lamports
+      holding.balances.set(input.claimer, entry)
+      holdings.set(state.mint.address, holding)
       const view: typeof HoldingView.Type = {
         mint: state.mint.address,
         claimer: input.claimer,
@@ -1097,11 +1114,11 @@ export const make = (options: Pick<Options, "seed">) =>
         held: entry.held
       }
       return view
-    })
+    }, setupLock.withPermits(1))
 
     const airdrop = Effect.fn("Market.airdrop")(function*(input: typeof AirdropInput.Type) {
       if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
-      const signature = yield* Effect.mapError(ledger.airdrop(input.address, input.lamports), (e) => reject(500, e.message))
+      const signature = yield* fund(input.address, input.lamports)
       const result: typeof AirdropResult.Type = { signature, balance: yield* ledger.balance(input.address) }
       return result
     })

@@ -55,9 +55,9 @@ describe("Ledger", () => {
   it.effect("a transaction lands; its status goes processed → confirmed → finalized by slot lag", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger.Ledger
+      const payer = yield* funded(ledger)
       const landed: Array<Ledger.Landed> = []
       yield* ledger.onLanded((event) => Effect.sync(() => void landed.push(event)))
-      const payer = yield* funded(ledger)
       const before = yield* ledger.balance(payer.address)
       const { built, destination } = yield* transfer(ledger, payer, 1_000_000n)
       const signature = yield* ledger.send(built.wire)
@@ -147,6 +147,60 @@ describe("Ledger", () => {
       assert.isTrue(first.includes(true) && first.includes(false))
       assert.deepStrictEqual(second, first)
     }))
+
+  it.effect("airdrops: identical requests in one slot are distinct transactions, and the faucet never runs dry", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const start = yield* ledger.clock
+      const target = yield* Effect.promise(() => generateKeyPairSigner())
+      const signatures = yield* Effect.forEach(
+        Array.from({ length: 100 }),
+        () => ledger.airdrop(target.address, 1_000_000_000n),
+        { concurrency: 10 }
+      )
+      assert.strictEqual((yield* ledger.clock).slot, start.slot, "all in one slot")
+      assert.strictEqual(new Set(signatures).size, 100)
+      assert.strictEqual(yield* ledger.balance(target.address), 100n * 1_000_000_000n)
+      const statuses = yield* ledger.statuses(signatures, false)
+      assert.isTrue(statuses.every((status) => status?.err === null && status.slot === start.slot))
+      const record = Option.getOrThrow(yield* ledger.transaction(signatures[0] ?? ""))
+      assert.isTrue(record.accountKeys.includes(target.address), "an airdrop is a real transfer in the history")
+
+      // the faucet is refilled: 200 airdrops at the limit (200M SOL) all land
+      const whale = yield* Effect.promise(() => generateKeyPairSigner())
+      for (let i = 0; i < 200; i++) yield* ledger.airdrop(whale.address, Ledger.maxAirdropLamports)
+      assert.strictEqual(yield* ledger.balance(whale.address), 200n * Ledger.maxAirdropLamports)
+    }).pipe(Effect.provide(Ledger.layer(options()))))
+
+  it.effect("airdrops refused with code -32602 and a message naming the field; nothing is credited", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const target = yield* Effect.promise(() => generateKeyPairSigner())
+      const refused = (address: string, lamports: bigint) => Effect.flip(ledger.airdrop(address, lamports))
+      for (const lamports of [0n, Ledger.maxAirdropLamports + 1n, 2n ** 64n, 10n ** 30n]) {
+        const error = yield* refused(target.address, lamports)
+        assert.strictEqual(error.code, -32602)
+        assert.strictEqual(
+          error.message,
+          `lamports must be between 1 and 1000000000000000 (1,000,000 SOL) per airdrop; got ${lamports}`
+        )
+      }
+      const dust = yield* refused(target.address, 1n)
+      assert.strictEqual(
+        dust.message,
+        `lamports: 1 would leave ${target.address} below the rent-exempt minimum of 890880 lamports`
+      )
+      assert.strictEqual(yield* ledger.balance(target.address), 0n)
+      assert.match((yield* refused("not-a-key", 1_000_000_000n)).message, /^address: not-a-key is not a base58 public key$/)
+      assert.match(
+        (yield* refused("SysvarC1ock11111111111111111111111111111111", 1_000_000_000n)).message,
+        /^address: SysvarC1ock1+ is a reserved account/
+      )
+      assert.match((yield* refused("11111111111111111111111111111111", 1_000_000_000n)).message, /^address: 1+ cannot receive lamports/)
+      // a valid airdrop after the refusals still lands
+      yield* ledger.airdrop(target.address, 1_000_000_000n)
+      assert.strictEqual(yield* ledger.balance(target.address), 1_000_000_000n)
+    }).pipe(Effect.provide(Ledger.layer(options()))))
 
   it.effect("dropRate 1 drops everything", () =>
     Effect.gen(function*() {
