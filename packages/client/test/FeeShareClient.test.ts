@@ -144,7 +144,8 @@ describe("FeeShareClient input validation", () => {
       const key = yield* Effect.flip(client.claims.positions({ wallet: "not-a-key" }))
       assertInstanceOf(key, FeeShareError.InvalidRequest)
       assert.deepStrictEqual([key.field, key.operation], ["wallet", "claims.positions"])
-      const slippage = yield* Effect.flip(client.trade.quote({ ...F.quoteRequest, slippageMode: "auto" }))
+      const { slippageBps: _, ...withoutBps } = F.quoteRequest
+      const slippage = yield* Effect.flip(client.trade.quote({ ...withoutBps, slippageMode: "manual" }))
       assertInstanceOf(slippage, FeeShareError.InvalidRequest)
       assert.strictEqual(slippage.field, "slippageBps")
       const addresses = yield* Effect.flip(client.evm.indexTokenStatus({ tokenAddresses: [] }))

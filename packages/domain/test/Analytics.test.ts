@@ -50,20 +50,34 @@ describe("analytics resources", () => {
     if (Either.isRight(decoded)) assert.deepStrictEqual(Schema.encodeSync(endpoint("analytics", "pools").successSchema)(decoded.right), JSON.parse(text))
   })
 
-  it.prop("claim statistics: totalClaimed is a bigint, provider may be null", [
+  it.prop("claim statistics: totalClaimed is a bigint, provider may be null, social names may be absent", [
     fc.record({
+      username: fc.string(),
+      pfp: fc.string(),
       royaltyBps: fc.nat(10_000),
       isCreator: fc.boolean(),
       wallet: publicKey,
       totalClaimed: u64.map(String),
       provider: fc.constantFrom(null, "social", "unknown"),
       providerUsername: fc.option(fc.string()),
+      socialUsername: fc.string(),
+      platformUsername: fc.string(),
       isAdmin: fc.boolean()
-    })
+    }, { requiredKeys: ["username", "pfp", "royaltyBps", "isCreator", "wallet", "totalClaimed", "isAdmin"] })
   ], ([entry]) => {
     const decoded = Envelope.decode(endpoint("analytics", "claimStats").successSchema, JSON.stringify({ success: true, response: [entry] }), context)
     if (Either.isLeft(decoded)) return assert.fail(decoded.left.message)
     assert.strictEqual(decoded.right[0]!.totalClaimed, BigInt(entry.totalClaimed))
     assert.deepStrictEqual(Schema.encodeSync(endpoint("analytics", "claimStats").successSchema)(decoded.right), { success: true, response: [entry] })
+  })
+
+  it("claim statistics: a null username or social name is refused (the service sends strings, or omits the names)", () => {
+    const entry = { username: "", pfp: "", royaltyBps: 1, isCreator: true, wallet: "w", totalClaimed: "1", isAdmin: false }
+    const decode = (patch: object) =>
+      Envelope.decode(endpoint("analytics", "claimStats").successSchema, JSON.stringify({ success: true, response: [{ ...entry, ...patch }] }), context)
+    assert.isTrue(Either.isRight(decode({})))
+    for (const patch of [{ username: null }, { pfp: null }, { socialUsername: null }, { platformUsername: null }]) {
+      assert.isTrue(Either.isLeft(decode(patch)), JSON.stringify(patch))
+    }
   })
 })

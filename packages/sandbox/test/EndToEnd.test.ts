@@ -92,7 +92,7 @@ describe("end to end", () => {
         }
       })
       const launch = yield* op<string>("launch", "createTransaction", key, {
-        body: { ipfs: "ipfs://e2e", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey }
+        body: { ipfs: "ipfs://e2e", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey, initialBuyLamports: 0 }
       })
       yield* sendSigned(launch, "base58", creator)
 

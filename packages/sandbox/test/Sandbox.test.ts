@@ -32,17 +32,19 @@ describe("Sandbox", () => {
         apiKey: null,
         body: { creator, symbol: "SBX" }
       })) as { mint: string; configKey: string }
-      const fees = decodeSuccess("analytics", "lifetimeFees", yield* call("analytics", "lifetimeFees", {
-        query: { tokenMint: token.mint }
-      }))
-      assert.strictEqual(fees, 0n)
+      // not launched yet: the service's 400 `token launch not found`, on both analytics reads
+      for (const name of ["lifetimeFees", "claimStats"]) {
+        const unlaunched = yield* call("analytics", name, { query: { tokenMint: token.mint } })
+        assert.strictEqual(unlaunched.status, 400, unlaunched.text)
+        assert.include((unlaunched.json as { error: string }).error, "token launch not found")
+      }
       decodeSuccess("analytics", "pools", yield* call("analytics", "pools"))
       const admin = decodeSuccess("feeShare", "adminList", yield* call("feeShare", "adminList", { query: { wallet: creator } }))
       assert.deepStrictEqual(admin, { tokenMints: [token.mint] })
 
       const unknown = yield* call("analytics", "lifetimeFees", { query: { tokenMint: Fake.key(23) } })
-      assert.strictEqual(unknown.status, 404)
-      assert.include((unknown.json as { error: string }).error, "unknown token mint")
+      assert.strictEqual(unknown.status, 400)
+      assert.include((unknown.json as { error: string }).error, "token launch not found")
       const forbidden = yield* call("feeShare", "updateConfig", {
         body: { baseMint: token.mint, basisPointsArray: [10000], claimersArray: [stranger], payer: stranger }
       })
@@ -50,7 +52,24 @@ describe("Sandbox", () => {
         success: false,
         error: `${stranger} is not the fee-share admin of ${token.mint}`
       })
-      assert.strictEqual(forbidden.status, 403)
+      assert.strictEqual(forbidden.status, 400)
+      const unknownField = yield* call("feeShare", "updateConfig", {
+        body: { baseMint: token.mint, basisPointsArray: [10000], claimersArray: [creator], payer: creator, memo: "x" }
+      })
+      assert.strictEqual(unknownField.status, 400)
+      assert.include((unknownField.json as { error: string }).error, "memo is unexpected")
+      const nullTables = yield* call("feeShare", "updateConfig", {
+        body: { baseMint: token.mint, basisPointsArray: [10000], claimersArray: [creator], payer: creator, additionalLookupTables: null }
+      })
+      assert.strictEqual(nullTables.status, 200, nullTables.text)
+      const noPartner = yield* call("feeShare", "partnerClaim", { body: { partnerWallet: stranger } })
+      assert.strictEqual(noPartner.status, 404, noPartner.text)
+      const auto = yield* call("trade", "quote", {
+        query: { inputMint: creator, outputMint: token.mint, amount: "1", slippageMode: "auto", slippageBps: "50" }
+      })
+      assert.notInclude(auto.text, "slippageBps")
+      const migrated = yield* call("analytics", "pools", { query: { onlyMigrated: "1" } })
+      assert.strictEqual(migrated.status, 200, migrated.text)
       const nothing = yield* call("claims", "createPlan", { body: { feeClaimer: stranger, tokenMint: token.mint } })
       assert.strictEqual(nothing.status, 400)
       assert.deepStrictEqual(Object.keys(nothing.json as object).sort(), ["error", "success"])

@@ -54,7 +54,7 @@ const operations: ReadonlyArray<{
   {
     group: "launch",
     name: "createTransaction",
-    call: { body: { ipfs: "ipfs://meta", tokenMint: keys.mint, wallet: keys.wallet, configKey: keys.config } }
+    call: { body: { ipfs: "ipfs://meta", tokenMint: keys.mint, wallet: keys.wallet, configKey: keys.config, initialBuyLamports: 0 } }
   },
   {
     group: "trade",
