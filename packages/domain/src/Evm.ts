@@ -102,7 +102,7 @@ export const EvmToken = Schema.Struct({
   name: Schema.String,
   symbol: Schema.String,
   metadataURI: Schema.String,
-  metadata: Schema.NullOr(Schema.Struct({ image: Schema.String, description: Schema.String })),
+  metadata: Schema.NullOr(Schema.Struct({ image: Schema.NullOr(Schema.String), description: Schema.NullOr(Schema.String) })),
   curve: Schema.String,
   feeShare: Schema.String,
   poolId: Schema.String,

@@ -80,7 +80,13 @@ export const make = (seed: string): Fixtures => {
       name: `Sandbox Token ${index + 1}`,
       symbol: `SBX${index + 1}`,
       metadataURI: `ipfs://sandbox/${index + 1}`,
-      metadata: index % 3 === 2 ? null : { image: `ipfs://sandbox/${index + 1}.png`, description: "sandbox fixture" },
+      // every shape the service sends: full metadata, none, and metadata without an image or a description
+      metadata: index % 4 === 3
+        ? null
+        : {
+          image: index % 4 === 1 ? null : `ipfs://sandbox/${index + 1}.png`,
+          description: index % 4 === 2 ? null : "sandbox fixture"
+        },
       curve: address(),
       feeShare: address(),
       poolId: hash(),
