@@ -61,7 +61,9 @@ export const CreateFeeShareConfigInput = Schema.Struct({
   mint: PublicKey,
   claimers: Schema.Array(Schema.Struct({ wallet: PublicKey, bps: BasisPoints })),
   admin: PublicKey,
-  partner: Schema.optionalWith(PublicKey, { exact: true })
+  partner: Schema.optionalWith(PublicKey, { exact: true }),
+  /** A two-claimer custom fee vault: positions report it (`isCustomFeeVault`, claimer A and B). */
+  customFeeVault: Schema.optionalWith(Schema.Boolean, { exact: true })
 })
 
 /**
@@ -72,7 +74,8 @@ export const FeeShareConfigView = Schema.Struct({
   mint: PublicKey,
   admin: PublicKey,
   partner: Schema.NullOr(PublicKey),
-  claimers: Schema.Array(Schema.Struct({ wallet: PublicKey, bps: BasisPoints }))
+  claimers: Schema.Array(Schema.Struct({ wallet: PublicKey, bps: BasisPoints })),
+  customFeeVault: Schema.NullOr(PublicKey)
 })
 
 /**

@@ -112,6 +112,8 @@ interface Config {
   admin: string
   partner: string | null
   claimers: ReadonlyArray<Claimer>
+  /** A two-claimer custom fee vault (claimer A, then B) instead of the pool's own split. */
+  customFeeVault: Address | null
 }
 
 /** A wallet's fees in one token: unclaimed by pool phase, and claimed in total. */
@@ -129,6 +131,8 @@ interface TokenState {
   readonly configKey: Address
   readonly dbcPool: Address
   readonly dammPool: Address
+  /** The pool's DAMM v2 position after migration, as `dammPositionInfo` reports it. */
+  readonly dammPosition: typeof Claims.DammPositionInfo.Type
   readonly creator: string
   readonly name: string
   readonly symbol: string
@@ -629,8 +633,9 @@ export const make = (options: Pick<Options, "seed">) =>
           if (share === undefined || total === 0n) continue
           const claimerIndex = state.config.claimers.findIndex((c) => c.wallet === wallet)
           const poolUnclaimed = sum([...state.shares.values()].map(unclaimed))
+          const vault = state.config.customFeeVault
           out.push({
-            isCustomFeeVault: false,
+            isCustomFeeVault: vault !== null,
             baseMint: state.mint.address,
             isMigrated: state.migrated,
             totalClaimableLamportsUserShare: Number(total),
@@ -643,10 +648,17 @@ export const make = (options: Pick<Options, "seed">) =>
             dammPoolClaimableAmount: state.migrated ? Number(poolUnclaimed) : 0,
             dammPoolClaimableLamportsUserShare: Number(share.damm),
             dammPoolAddress: state.migrated ? state.dammPool : null,
+            dammPositionInfo: state.migrated ? state.dammPosition : null,
             claimableDisplayAmount: display(total, 9),
             user: wallet,
             claimerIndex: claimerIndex >= 0 ? claimerIndex : null,
-            userBps: claimerIndex >= 0 ? (state.config.claimers[claimerIndex]?.bps ?? null) : null
+            userBps: claimerIndex >= 0 ? (state.config.claimers[claimerIndex]?.bps ?? null) : null,
+            ...(vault === null ? {} : {
+              customFeeVault: vault,
+              customFeeVaultClaimerA: state.config.claimers[0]?.wallet ?? null,
+              customFeeVaultClaimerB: state.config.claimers[1]?.wallet ?? null,
+              customFeeVaultClaimerSide: claimerIndex === 1 ? "B" as const : "A" as const
+            })
           })
         }
         return out
@@ -1035,6 +1047,15 @@ export const make = (options: Pick<Options, "seed">) =>
         configKey: (yield* signer(label("config"))).address,
         dbcPool: (yield* signer(label("dbc-pool"))).address,
         dammPool: (yield* signer(label("damm-pool"))).address,
+        dammPosition: {
+          position: (yield* signer(label("damm-position"))).address,
+          pool: (yield* signer(label("damm-pool"))).address,
+          positionNftAccount: (yield* signer(label("damm-position-nft"))).address,
+          tokenAMint: mint.address,
+          tokenBMint: Programs.NATIVE_MINT,
+          tokenAVault: (yield* signer(label("damm-vault-a"))).address,
+          tokenBVault: (yield* signer(label("damm-vault-b"))).address
+        },
         creator: input.creator,
         name: input.name ?? `Sandbox Token ${index}`,
         symbol: input.symbol ?? `SBX${index}`,
@@ -1049,7 +1070,12 @@ export const make = (options: Pick<Options, "seed">) =>
         lifetimeFees: 0n,
         partnerPending: 0n,
         deployerPending: 0n,
-        config: { admin: input.creator, partner: null, claimers: [{ wallet: input.creator, bps: BasisPoints.total }] },
+        config: {
+          admin: input.creator,
+          partner: null,
+          claimers: [{ wallet: input.creator, bps: BasisPoints.total }],
+          customFeeVault: null
+        },
         shares: new Map()
       }
       yield* fundRent("pool authority", pool.address)
@@ -1069,7 +1095,8 @@ export const make = (options: Pick<Options, "seed">) =>
       mint: state.mint.address,
       admin: state.config.admin,
       partner: state.config.partner,
-      claimers: state.config.claimers
+      claimers: state.config.claimers,
+      customFeeVault: state.config.customFeeVault
     })
 
     const createFeeShareConfig = Effect.fn("Market.createFeeShareConfig")(function*(
@@ -1085,8 +1112,16 @@ export const make = (options: Pick<Options, "seed">) =>
       if (input.claimers.reduce((a, c) => a + c.bps, 0) !== BasisPoints.total) {
         return yield* reject(400, "claimers bps must sum to exactly 10000")
       }
+      if (input.customFeeVault === true && input.claimers.length !== 2) {
+        return yield* reject(400, "customFeeVault: a custom fee vault has exactly 2 claimers (A and B)")
+      }
       if (input.partner !== undefined) partnerVaults.set(input.partner, yield* fundedVault("partner", input.partner))
-      state.config = { admin: input.admin, partner: input.partner ?? null, claimers: input.claimers }
+      state.config = {
+        admin: input.admin,
+        partner: input.partner ?? null,
+        claimers: input.claimers,
+        customFeeVault: input.customFeeVault === true ? (yield* signer(`token/${state.index}/custom-fee-vault`)).address : null
+      }
       return configView(state)
     }, setupLock.withPermits(1))
 

@@ -261,9 +261,11 @@ describe("Market", () => {
 
   it.effect("pools migrate to DAMM v2 once the SOL reserve passes the threshold; rejections name the problem", () =>
     Effect.gen(function*() {
-      const { created, market } = yield* launchedToken
+      const { created, creator, market } = yield* launchedToken
       const whale = yield* wallet(1_000n * SOL)
       assert.deepStrictEqual(yield* market.pools(true), [])
+      const [before] = (yield* market.positions(creator.address)).filter((p) => p.baseMint === created.mint)
+      assert.isNull(before?.dammPositionInfo, "no DAMM position before migration")
       yield* trade(whale, Programs.NATIVE_MINT, created.mint, MarketLive.economics.migrationLamports)
       const [pool] = yield* market.pools(true)
       assert.strictEqual(pool?.tokenMint, created.mint)
@@ -277,9 +279,54 @@ describe("Market", () => {
       assert.strictEqual(pair.status, 400)
       const quote = yield* market.quote({ inputMint: Programs.NATIVE_MINT, outputMint: created.mint, amount: SOL })
       yield* trade(whale, Programs.NATIVE_MINT, created.mint, SOL)
+      // after migration a position reports its DAMM v2 position
+      const [migrated] = (yield* market.positions(creator.address)).filter((p) => p.baseMint === created.mint)
+      assert.isTrue(migrated?.isMigrated)
+      assert.deepStrictEqual(
+        [migrated?.dammPositionInfo?.pool, migrated?.dammPositionInfo?.tokenAMint, migrated?.dammPositionInfo?.tokenBMint],
+        [pool?.dammV2PoolKey, created.mint, Programs.NATIVE_MINT]
+      )
       const moved = yield* rejection(market.swap({ quoteResponse: quote, userPublicKey: whale.address }))
       assert.strictEqual(moved.status, 400)
       assert.match(moved.message, /minOutAmount/)
+    }).pipe(Effect.provide(TestMarket())))
+
+  it.effect("a custom fee vault: two claimers, positions say which side each is, and the claim lands", () =>
+    Effect.gen(function*() {
+      const market = yield* Market
+      const a = yield* wallet(SOL)
+      const b = yield* wallet(SOL)
+      const trader = yield* wallet(100n * SOL)
+      const created = yield* market.createToken({ creator: a.address })
+      const three = yield* rejection(market.createFeeShareConfig({
+        mint: created.mint,
+        admin: a.address,
+        customFeeVault: true,
+        claimers: [{ wallet: a.address, bps: 5_000 }, { wallet: b.address, bps: 3_000 }, { wallet: trader.address, bps: 2_000 }]
+      }))
+      assert.strictEqual(three.status, 400)
+      const config = yield* market.createFeeShareConfig({
+        mint: created.mint,
+        admin: a.address,
+        customFeeVault: true,
+        claimers: [{ wallet: a.address, bps: 6_000 }, { wallet: b.address, bps: 4_000 }]
+      })
+      assert.isNotNull(config.customFeeVault)
+      yield* assertLanded(yield* signAndSend(
+        yield* market.launch({ ipfs: "ipfs://cfv", tokenMint: created.mint, wallet: a.address, configKey: created.configKey, initialBuyLamports: 0 }),
+        "base58",
+        [a]
+      ))
+      yield* trade(trader, Programs.NATIVE_MINT, created.mint, 10n * SOL)
+      const [position] = yield* market.positions(b.address)
+      assert.deepStrictEqual(
+        [position?.isCustomFeeVault, position?.customFeeVault, position?.customFeeVaultClaimerA, position?.customFeeVaultClaimerB, position?.customFeeVaultClaimerSide],
+        [true, config.customFeeVault, a.address, b.address, "B"]
+      )
+      assert.strictEqual((yield* market.positions(a.address))[0]?.customFeeVaultClaimerSide, "A")
+      const plan = yield* market.createPlan({ feeClaimer: b.address, tokenMint: created.mint, transactionFormat: "v1" })
+      for (const stage of plan.transactions) yield* assertLanded(yield* signAndSend(stage.transaction, "base64", [b]))
+      assert.deepStrictEqual(yield* market.positions(b.address), [])
     }).pipe(Effect.provide(TestMarket())))
 
   it.effect("only the token's creator can launch it: another wallet gets 400 and nothing is built", () =>

@@ -149,7 +149,7 @@ export const layer = Layer.succeed(Market, {
   createToken: (input) =>
     Effect.succeed({ mint: keys.mint, configKey: keys.config, quoteMint: input.quoteMint ?? keys.quoteMint, decimals: 9 }),
   createFeeShareConfig: (input) =>
-    Effect.succeed({ mint: input.mint, admin: input.admin, partner: input.partner ?? null, claimers: input.claimers }),
+    Effect.succeed({ mint: input.mint, admin: input.admin, partner: input.partner ?? null, claimers: input.claimers, customFeeVault: null }),
   createHolding: (input) =>
     Effect.succeed({ mint: input.mint, claimer: input.claimer, authority: key(16), quoteMint: keys.quoteMint, held: input.lamports }),
   airdrop: (input) => Effect.succeed({ signature: "airdrop-1", balance: input.lamports }),
