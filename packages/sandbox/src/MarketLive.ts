@@ -795,6 +795,26 @@ export const make = (options: Pick<Options, "seed">) =>
       readonly apply: () => void
     }
 
+    // claims landed per claimer, token and kind: the number in the seed of the next claim's receipt
+    const landedClaims = new Map<string, number>()
+
+    /**
+     * The receipt of a claimer's next claim of a token: the claim creates an account at an
+     * address derived from the claimer and the claim's number, so a second transaction built for
+     * the same claim fails on the ledger instead of paying again.
+     */
+    const receipt = (kind: "p" | "h", state: TokenState, wallet: Address) =>
+      Effect.gen(function*() {
+        const key = `${kind}/${state.mint.address}/${wallet}`
+        const n = landedClaims.get(key) ?? 0
+        const seed = `feeshare-${kind}-${state.index}-${n}`
+        const account = yield* Effect.promise(() => Programs.addressWithSeed(wallet, seed, Programs.SYSTEM_PROGRAM))
+        return {
+          instruction: Programs.createAccountWithSeed(wallet, account, wallet, seed, rentExempt, 0, Programs.SYSTEM_PROGRAM),
+          landed: () => landedClaims.set(key, n + 1)
+        }
+      })
+
     /** The token's holding vault whose authority is `authority`. */
     const holdingOf = (state: TokenState, authority: string) => {
       const holding = holdings.get(state.mint.address)
@@ -812,14 +832,17 @@ export const make = (options: Pick<Options, "seed">) =>
         if (entry === undefined || amount === 0n) {
           return yield* reject(400, `nothing to claim: holding vault authority ${authority} holds nothing for ${wallet} in ${state.mint.address}`)
         }
+        const once = yield* receipt("h", state, wallet)
         const payout: Payout = {
           operation: { kind: "holding_claim", baseMint: state.mint.address, wallet, authority },
           instructions: [
+            once.instruction,
             Programs.transferSol(holding.authority.address, wsolAta, amount, [state.mint.address]),
             Programs.syncNative(wsolAta)
           ],
           signers: [holding.authority],
           apply: () => {
+            once.landed()
             entry.held -= amount
             entry.claimed += amount
           }
@@ -845,7 +868,8 @@ export const make = (options: Pick<Options, "seed">) =>
         if (amount === 0n && vaultTotal === 0n) {
           return yield* reject(400, `nothing to claim for ${wallet} in ${state.mint.address}`)
         }
-        const instructions: Array<Instruction> = []
+        const once = yield* receipt("p", state, wallet)
+        const instructions: Array<Instruction> = [once.instruction]
         const signers = new Map<string, KeyPairSigner>()
         if (amount > 0n) {
           instructions.push(Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey]))
@@ -865,6 +889,7 @@ export const make = (options: Pick<Options, "seed">) =>
           instructions,
           signers: [...signers.values()],
           apply: () => {
+            once.landed()
             if (share !== undefined && amount > 0n) {
               const fromDbc = share.dbc < amount ? share.dbc : amount
               share.dbc -= fromDbc

@@ -1,7 +1,7 @@
 import { BasisPoints, type Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Either, Exit, Option } from "effect"
 import * as Programs from "../src/internal/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import { Market } from "../src/Market.js"
@@ -326,6 +326,31 @@ describe("Market", () => {
       assert.strictEqual((yield* market.positions(a.address))[0]?.customFeeVaultClaimerSide, "A")
       const plan = yield* market.createPlan({ feeClaimer: b.address, tokenMint: created.mint, transactionFormat: "v1" })
       for (const stage of plan.transactions) yield* assertLanded(yield* signAndSend(stage.transaction, "base64", [b]))
+      assert.deepStrictEqual(yield* market.positions(b.address), [])
+    }).pipe(Effect.provide(TestMarket())))
+
+  it.effect("a claim built twice and sent twice pays once: the second fails on the ledger", () =>
+    Effect.gen(function*() {
+      const { b, created, market } = yield* launchedToken
+      const ledger = yield* Ledger.Ledger
+      const request = { feeClaimer: b.address, tokenMint: created.mint, transactionFormat: "v1" as const }
+      // built in two slots (two blockhashes: two different transactions), neither landed yet
+      const first = yield* market.createPlan(request)
+      yield* ledger.advance(1)
+      const second = yield* market.createPlan(request)
+      assert.notStrictEqual(first.transactions[1]?.transaction, second.transactions[1]?.transaction)
+      const ata = yield* Effect.promise(() => Programs.associatedTokenAddress(b.address, Programs.NATIVE_MINT))
+      for (const stage of first.transactions) yield* assertLanded(yield* signAndSend(stage.transaction, "base64", [b]))
+      const paid = yield* tokenBalance(ata)
+      assert.isTrue(paid > 0n)
+      const [setup, claim] = second.transactions
+      yield* assertLanded(yield* signAndSend(setup!.transaction, "base64", [b]))
+      const replay = yield* Effect.either(signAndSend(claim!.transaction, "base64", [b]))
+      const failed = Either.isLeft(replay) ||
+        ((yield* ledger.statuses([replay.right], true))[0]?.err ?? null) !== null
+      assert.isTrue(failed, "the second claim must not land")
+      assert.strictEqual(yield* tokenBalance(ata), paid, "paid once")
+      // the next claim (once fees accrue again) gets a new receipt and lands
       assert.deepStrictEqual(yield* market.positions(b.address), [])
     }).pipe(Effect.provide(TestMarket())))
 

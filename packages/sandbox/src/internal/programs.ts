@@ -7,6 +7,7 @@ import {
   AccountRole,
   type Address,
   address,
+  createAddressWithSeed,
   getAddressDecoder,
   getAddressEncoder,
   getProgramDerivedAddress,
@@ -79,6 +80,41 @@ export const createAccount = (payer: Address, account: Address, lamports: bigint
   accounts: [writableSigner(payer), writableSigner(account)],
   data: concat(u32Bytes(0), u64Bytes(lamports), u64Bytes(BigInt(space)), addressEncoder.encode(owner))
 })
+
+/** The address `createAccountWithSeed` creates for `base`, `seed` and `owner`. */
+export const addressWithSeed = (base: Address, seed: string, owner: Address): Promise<Address> =>
+  createAddressWithSeed({ baseAddress: base, programAddress: owner, seed })
+
+/**
+ * System CreateAccountWithSeed: `payer` funds the account at `addressWithSeed(base, seed,
+ * owner)`; `payer` and `base` sign. It fails when the account exists: a one-time receipt.
+ */
+export const createAccountWithSeed = (
+  payer: Address,
+  account: Address,
+  base: Address,
+  seed: string,
+  lamports: bigint,
+  space: number,
+  owner: Address
+): Instruction => {
+  const seedBytes = new TextEncoder().encode(seed)
+  return {
+    programAddress: SYSTEM_PROGRAM,
+    accounts: base === payer
+      ? [writableSigner(payer), writable(account)]
+      : [writableSigner(payer), writable(account), signer(base)],
+    data: concat(
+      u32Bytes(3),
+      addressEncoder.encode(base),
+      u64Bytes(BigInt(seedBytes.length)),
+      seedBytes,
+      u64Bytes(lamports),
+      u64Bytes(BigInt(space)),
+      addressEncoder.encode(owner)
+    )
+  }
+}
 
 /** SPL Token InitializeMint2 (no freeze authority). */
 export const initializeMint2 = (mint: Address, decimals: number, mintAuthority: Address): Instruction => ({
