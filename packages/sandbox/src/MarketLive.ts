@@ -444,7 +444,7 @@ export const make = (options: Pick<Options, "seed">) =>
       const instructions = yield* Effect.promise(() => tradeInstructions(trade, user))
       const life = yield* lifetime
       const built = yield* prepare(
-        { format: "legacy", feePayer: user, instructions, lifetime: life, signers: [state.pool], budget: budgets.swap },
+        { format: "v0", feePayer: user, instructions, lifetime: life, signers: [state.pool], budget: budgets.swap },
         () => applyTrade(trade)
       )
       const result: Trade.SwapResult = {
@@ -490,7 +490,7 @@ export const make = (options: Pick<Options, "seed">) =>
         instructions.push(Programs.transferSol(wallet, request.tipWallet as Address, BigInt(request.tipLamports)))
       }
       const built = yield* prepare(
-        { format: "legacy", feePayer: wallet, instructions, lifetime: yield* lifetime, signers: [state.mint, state.pool] },
+        { format: "v0", feePayer: wallet, instructions, lifetime: yield* lifetime, signers: [state.mint, state.pool] },
         () => {
           state.launched = true
           state.tokenReserve = state.supply
@@ -536,7 +536,7 @@ export const make = (options: Pick<Options, "seed">) =>
       const life = yield* lifetime
       const built = yield* prepare(
         {
-          format: contents === undefined ? "legacy" : "v0",
+          format: "v0",
           feePayer: admin,
           instructions,
           lifetime: life,
@@ -579,7 +579,7 @@ export const make = (options: Pick<Options, "seed">) =>
         entry(
           yield* prepare(
             {
-              format: "legacy",
+              format: "v0",
               feePayer: partner,
               instructions: [Programs.transferSol(state.pool.address, vault.signer.address, amount, [state.mint.address])],
               lifetime: life,
@@ -596,7 +596,7 @@ export const make = (options: Pick<Options, "seed">) =>
       entry(
         yield* prepare(
           {
-            format: "legacy",
+            format: "v0",
             feePayer: partner,
             instructions: [
               Programs.transferSol(vault.signer.address, partner, total),

@@ -1,13 +1,19 @@
 import { BasisPoints, type Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
+import {
+  type Address,
+  generateKeyPairSigner,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type KeyPairSigner
+} from "@solana/kit"
 import { Effect, Either, Exit, Option } from "effect"
 import * as Programs from "../src/internal/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"
 import * as Options from "../src/Options.js"
-import { assertLanded, rejection, signAndSend, SOL, tokenBalance, verifyStage, wallet } from "./support/ledgerWallet.js"
+import { assertLanded, rejection, signAndSend, SOL, tokenBalance, verifyStage, wallet, wireBytes } from "./support/ledgerWallet.js"
 
 const TestMarket = (overrides: Partial<Options.Options> = {}) =>
   MarketLive.layerWithLedger(Options.make({ slotMillis: 0, seed: "market-test", ...overrides }))
@@ -327,6 +333,42 @@ describe("Market", () => {
       const plan = yield* market.createPlan({ feeClaimer: b.address, tokenMint: created.mint, transactionFormat: "v1" })
       for (const stage of plan.transactions) yield* assertLanded(yield* signAndSend(stage.transaction, "base64", [b]))
       assert.deepStrictEqual(yield* market.positions(b.address), [])
+    }).pipe(Effect.provide(TestMarket())))
+
+  it.effect("launch, swap, fee-share update and partner claim are v0 messages, as the service returns", () =>
+    Effect.gen(function*() {
+      const market = yield* Market
+      const creator = yield* wallet(10n * SOL)
+      const partner = yield* wallet(SOL)
+      const trader = yield* wallet(100n * SOL)
+      const created = yield* market.createToken({ creator: creator.address })
+      yield* market.createFeeShareConfig({
+        mint: created.mint,
+        admin: creator.address,
+        partner: partner.address,
+        claimers: [{ wallet: creator.address, bps: 10_000 }]
+      })
+      const versionOf = (text: string) =>
+        getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(wireBytes(text, "base58")).messageBytes).version
+      const launch = yield* market.launch({
+        ipfs: "ipfs://v0", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey, initialBuyLamports: 0
+      })
+      assert.strictEqual(versionOf(launch), 0)
+      yield* assertLanded(yield* signAndSend(launch, "base58", [creator]))
+      const quote = yield* market.quote({ inputMint: Programs.NATIVE_MINT, outputMint: created.mint, amount: 10n * SOL })
+      const swap = yield* market.swap({ quoteResponse: quote, userPublicKey: trader.address })
+      assert.strictEqual(versionOf(swap.swapTransaction), 0)
+      yield* assertLanded(yield* signAndSend(swap.swapTransaction, "base58", [trader]))
+      const update = yield* market.updateConfig({
+        baseMint: created.mint, basisPointsArray: [10_000], claimersArray: [creator.address], payer: creator.address
+      })
+      assert.deepStrictEqual(update.transactions.map((t) => versionOf(t.transaction)), [0])
+      const partnerClaim = yield* market.partnerClaim(partner.address)
+      assert.isAbove(partnerClaim.transactions.length, 0)
+      for (const entry of partnerClaim.transactions) {
+        assert.strictEqual(versionOf(entry.transaction), 0)
+        yield* assertLanded(yield* signAndSend(entry.transaction, "base58", [partner]))
+      }
     }).pipe(Effect.provide(TestMarket())))
 
   it.effect("a claim built twice and sent twice pays once: the second fails on the ledger", () =>

@@ -89,19 +89,20 @@ describe("errors", () => {
   })
 
   it("403: Forbidden; 404: NotFound", async () => {
-    const stranger = await generateKeyPairSigner()
-    const forbidden = await rejection(
-      feeshare.feeShare.updateConfig({
-        baseMint: token.mint,
-        payer: stranger.address,
-        claimersArray: [stranger.address],
-        basisPointsArray: [10_000]
-      })
-    )
-    expect(forbidden).toBeInstanceOf(Forbidden)
-    expectFacadeError(forbidden, "Forbidden", 403)
+    // the service answers 403 when a key lacks a permission; the sandbox's refusals follow the
+    // reference's status sets, which have none, so the 403 is injected
+    const denying = await start({ slotMillis: 0, seed: "sdk-403", errorRates: { 403: 1 } })
+    try {
+      await using client = new FeeShare({ baseUrl: denying.baseUrl, apiKey: denying.apiKey })
+      const forbidden = await rejection(client.analytics.pools())
+      expect(forbidden).toBeInstanceOf(Forbidden)
+      expectFacadeError(forbidden, "Forbidden", 403)
+    } finally {
+      await denying.close()
+    }
 
-    const notFound = await rejection(feeshare.analytics.lifetimeFees({ tokenMint: stranger.address }))
+    const stranger = await generateKeyPairSigner()
+    const notFound = await rejection(feeshare.feeShare.partnerClaim({ partnerWallet: stranger.address }))
     expect(notFound).toBeInstanceOf(NotFound)
     expectFacadeError(notFound, "NotFound", 404)
   })
