@@ -293,10 +293,10 @@ export const make = (options: Pick<Options, "seed">) =>
       Effect.mapError(ledger.airdrop(address, amount), (error) => reject(400, error.message))
 
     /** Tops a sandbox-held account (`role`) up to the rent-exempt minimum; nothing when it has it. */
-    const fundRent = (role: string, address: string) =>
-      Effect.flatMap(ledger.balance(address), (balance) =>
+    const fundRent = (role: string, address: string): Effect.Effect<void, Rejection> =>
+      Effect.flatMap(ledger.balance(address), (balance): Effect.Effect<void, Rejection> =>
         balance >= rentExempt ? Effect.void : Effect.mapError(
-          ledger.airdrop(address, rentExempt - balance),
+          Effect.asVoid(ledger.airdrop(address, rentExempt - balance)),
           (error) => reject(400, `could not fund the ${role} ${address} for rent: ${error.message}`)
         ))
 
