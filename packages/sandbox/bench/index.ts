@@ -14,6 +14,14 @@
 import { HttpApi, HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@feeshare/domain"
+import {
+  createSolanaRpc,
+  generateKeyPairSigner,
+  getBase58Encoder,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction
+} from "@solana/kit"
 import { Effect, Layer, Redacted } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -105,14 +113,33 @@ const floor = (lifetimeFees: bigint) =>
 const program = Effect.gen(function*() {
   const info = yield* SandboxInfo
   const apiKey = Redacted.value(info.demoApiKey)
-  // a token of the sandbox's own market, created through the sandbox-only route
-  const created = yield* Effect.promise(() =>
-    fetch(`${info.rootUrl}/sandbox/tokens`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ creator: "CSxHPp4rCWU5aJRNnhWWhKEr9YXmhZPpJQPyqfLiP5xF" })
-    }).then((r) => r.json() as Promise<{ response: { mint: string } }>)
-  )
+  // a launched token of the sandbox's own market: created through the sandbox-only routes,
+  // launched by its creator (lifetime-fees answers 400 for a token not launched)
+  const creator = yield* Effect.promise(() => generateKeyPairSigner())
+  const post = <A>(path: string, body: unknown, headers: Record<string, string> = {}) =>
+    Effect.promise(() =>
+      fetch(`${info.rootUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body)
+      }).then((r) => r.json() as Promise<{ response: A }>)
+    )
+  yield* post("/sandbox/airdrop", { address: creator.address, lamports: "10000000000" })
+  const created = yield* post<{ mint: string; configKey: string }>("/sandbox/tokens", { creator: creator.address })
+  const launch = yield* post<string>(Api.LaunchGroup.endpoints.createTransaction.path, {
+    ipfs: "ipfs://bench",
+    tokenMint: created.response.mint,
+    wallet: creator.address,
+    configKey: created.response.configKey,
+    initialBuyLamports: 0
+  }, { [Api.apiKeyHeader]: apiKey })
+  yield* Effect.promise(async () => {
+    const signed = await partiallySignTransaction(
+      [creator.keyPair],
+      getTransactionDecoder().decode(getBase58Encoder().encode(launch.response))
+    )
+    await createSolanaRpc(info.rpcUrl).sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send()
+  })
   const path = `${Api.AnalyticsGroup.endpoints.lifetimeFees.path}?tokenMint=${created.response.mint}`
   const sandboxUrl = `${info.rootUrl}${path}`
   const headers = { [Api.apiKeyHeader]: apiKey }
