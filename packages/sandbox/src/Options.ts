@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import type { Tamper } from "./Tamper.js"
 
 /**
  * @since 0.1.0
@@ -40,6 +41,12 @@ export interface Options {
    * sets it. Otherwise anyone could pick their IP, and with it a fresh per-IP budget.
    */
   readonly trustProxy: boolean
+  /**
+   * Hostile claim plans (default none): the claim-plan endpoint serves a plan with one stage
+   * tampered, e.g. `[{ kind: "flip-byte" }]` (every plan), `[{ kind: "wrong-hash", plans: 2 }]`
+   * (the next two plans), `[{ kind: "forged-signature", probability: 0.3 }]`. See `Tamper`.
+   */
+  readonly tamper: ReadonlyArray<Tamper>
 }
 
 /**
@@ -60,7 +67,8 @@ export const defaults: Options = {
   burst429: 0,
   dropRate: 0,
   blockhashValidity: 150,
-  trustProxy: false
+  trustProxy: false,
+  tamper: []
 }
 
 /**

@@ -9,6 +9,7 @@ import { Console, Effect, Either, Redacted } from "effect"
 import * as Flags from "./Flags.js"
 import * as Sandbox from "./Sandbox.js"
 import { SandboxInfo } from "./Server.js"
+import * as Tamper from "./Tamper.js"
 
 const parsed = Flags.parse(process.argv.slice(2))
 
@@ -28,6 +29,9 @@ if (Either.isLeft(parsed)) {
       `  rpc_url   ${info.rpcUrl}`,
       `  seed      ${options.seed}`,
       `  demo key  ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
+      ...(options.tamper.length === 0
+        ? []
+        : [`  tamper    ${options.tamper.map(Tamper.format).join(" ")}   (claim plans are served tampered: hostile on purpose)`]),
       "Ctrl-C to stop."
     ].join("\n"))
     return yield* Effect.never
