@@ -5,6 +5,7 @@
 import * as Flags from "@feeshare/sandbox/Flags"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as Tamper from "@feeshare/sandbox/Tamper"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -36,12 +37,21 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
     }
     if (parsed.right._tag === "Help") return yield* Console.log(usage)
     const options = parsed.right.options
+    // hostile plans on purpose (`--tamper`): said at start-up, never silently
+    const tamper = options.tamper.map(Tamper.format)
     return yield* Effect.gen(function*() {
       const info = yield* SandboxInfo
       const key = Redacted.value(info.demoApiKey)
       yield* Console.log(
         json
-          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key })
+          ? Output.json({
+            baseUrl: info.baseUrl,
+            rootUrl: info.rootUrl,
+            rpcUrl: info.rpcUrl,
+            seed: options.seed,
+            demoApiKey: key,
+            ...(tamper.length === 0 ? {} : { tamper })
+          })
           : [
             "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
             ...Output.fields([
@@ -49,7 +59,10 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
               ["seed", options.seed],
-              ["demo key", `${key}   (a sandbox key, deterministic from the seed)`]
+              ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
+              ...(tamper.length === 0
+                ? []
+                : [["tamper", `${tamper.join(" ")}   (claim plans are served tampered: hostile on purpose)`] as const])
             ]).map((line) => `  ${line}`),
             `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`,
             "Ctrl-C to stop."
