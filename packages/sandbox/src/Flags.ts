@@ -6,6 +6,7 @@
 import { Either } from "effect"
 import { parseArgs } from "node:util"
 import * as Options from "./Options.js"
+import * as Tamper from "./Tamper.js"
 
 type NumericOption = {
   [K in keyof Options.Options]: Options.Options[K] extends number ? K : never
@@ -27,6 +28,22 @@ const numeric: ReadonlyArray<readonly [flag: string, option: NumericOption, rule
   ["headers-timeout-millis", "headersTimeoutMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
   ["request-timeout-millis", "requestTimeoutMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"]
 ]
+
+/** `text` wrapped at spaces to lines of at most `width` characters, each indented by `indent`. */
+const wrap = (text: string, indent: number, width: number): string => {
+  const lines: Array<string> = []
+  let line = ""
+  for (const word of text.split(" ")) {
+    if (line !== "" && indent + line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else {
+      line = line === "" ? word : `${line} ${word}`
+    }
+  }
+  if (line !== "") lines.push(line)
+  return lines.map((l) => `${" ".repeat(indent)}${l}`).join("\n")
+}
 
 /**
  * The help text.
@@ -58,8 +75,39 @@ Serves the whole feeshare API on localhost over an in-process Solana ledger.
   --request-timeout-millis N    time to receive a whole request; then 408 (default ${Options.defaults.requestTimeoutMillis})
   --admin-token TEXT            token the /sandbox/... routes require when --host is not loopback
                                 (default: a random one, printed at start)
+  --tamper KIND[=N|=P]          serve hostile claim plans, one stage tampered (repeatable): every plan,
+                                the next N plans (an integer), or with probability P (written with a
+                                decimal point, 0 < P <= 1: 0.25, 1.0); KIND is one of
+${wrap(Tamper.allKinds.join(", "), 32, 100)}
   --help                        this text
 `
+
+const tamperRule = `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
+
+/**
+ * Parses one `--tamper` value: `KIND`, `KIND=N` or `KIND=P`; a bad value is a message naming
+ * the flag and the rule.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseTamper = (text: string): Either.Either<Tamper.Tamper, string> => {
+  const [name = "", value, ...rest] = text.split("=")
+  const kind = Tamper.allKinds.find((k) => k === name)
+  if (kind === undefined) {
+    return Either.left(`--tamper KIND must be one of ${Tamper.allKinds.join(", ")}, got "${text}"`)
+  }
+  if (value === undefined) return Either.right({ kind })
+  if (rest.length === 0 && /^[0-9]+$/.test(value)) {
+    const plans = Number(value)
+    if (Number.isSafeInteger(plans) && plans >= 1) return Either.right({ kind, plans })
+  }
+  if (rest.length === 0 && /^[0-9]+\.[0-9]+$/.test(value)) {
+    const probability = Number(value)
+    if (probability > 0 && probability <= 1) return Either.right({ kind, probability })
+  }
+  return Either.left(`--tamper must be ${tamperRule}, got "${text}"`)
+}
 
 /**
  * What the command line asks for.
@@ -89,6 +137,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
         "admin-token": { type: "string" },
         seed: { type: "string" },
         "error-rate": { type: "string", multiple: true },
+        tamper: { type: "string", multiple: true },
         ...Object.fromEntries(numeric.map(([flag]) => [flag, { type: "string" as const }]))
       }
     }).values
@@ -123,6 +172,16 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
       errorRates[Number(match[1])] = Number(match[2])
     }
     options.errorRates = errorRates
+  }
+  const tampers = values.tamper
+  if (Array.isArray(tampers)) {
+    const tamper: Array<Tamper.Tamper> = []
+    for (const entry of tampers) {
+      const parsed = parseTamper(entry)
+      if (Either.isLeft(parsed)) return Either.left(parsed.left)
+      tamper.push(parsed.right)
+    }
+    options.tamper = tamper
   }
   return Either.right({ _tag: "Run", options: Options.make(options) })
 }

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import type { Tamper } from "./Tamper.js"
 
 /**
  * @since 0.1.0
@@ -54,6 +55,12 @@ export interface Options {
    * (see `SandboxInfo.adminToken`). On loopback the routes need no token.
    */
   readonly adminToken: string | undefined
+  /**
+   * Hostile claim plans (default none): the claim-plan endpoint serves a plan with one stage
+   * tampered, e.g. `[{ kind: "flip-byte" }]` (every plan), `[{ kind: "wrong-hash", plans: 2 }]`
+   * (the next two plans), `[{ kind: "forged-signature", probability: 0.3 }]`. See `Tamper`.
+   */
+  readonly tamper: ReadonlyArray<Tamper>
 }
 
 /**
@@ -79,7 +86,8 @@ export const defaults: Options = {
   maxHeaderBytes: 16 * 1024,
   headersTimeoutMillis: 10_000,
   requestTimeoutMillis: 30_000,
-  adminToken: undefined
+  adminToken: undefined,
+  tamper: []
 }
 
 /**

@@ -80,7 +80,7 @@ export interface Mount<R = never> {
 export const layerApp = <R = never>(options: Options.Options, mounts: ReadonlyArray<Mount<R>> = []) => {
   const fixtures = EvmFixtures.make(options.seed)
   const routes = Routes.table(FullApi)
-  const api = HttpApiBuilder.api(FullApi).pipe(Layer.provide(Handlers.layer(fixtures)))
+  const api = HttpApiBuilder.api(FullApi).pipe(Layer.provide(Handlers.layer(fixtures, options)))
   return HttpApiBuilder.serve().pipe(
     // no span per request: the sandbox is a local tool, and the span measurably lowers its throughput
     HttpMiddleware.withTracerDisabledWhen(() => true),

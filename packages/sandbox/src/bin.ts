@@ -9,6 +9,7 @@ import { Console, Effect, Either, Option, Redacted } from "effect"
 import * as Flags from "./Flags.js"
 import * as Sandbox from "./Sandbox.js"
 import { SandboxInfo } from "./Server.js"
+import * as Tamper from "./Tamper.js"
 
 const parsed = Flags.parse(process.argv.slice(2))
 
@@ -32,6 +33,9 @@ if (Either.isLeft(parsed)) {
         onNone: () => [],
         onSome: (token) => [`  admin     ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`]
       }),
+      ...(options.tamper.length === 0
+        ? []
+        : [`  tamper    ${options.tamper.map(Tamper.format).join(" ")}   (claim plans are served tampered: hostile on purpose)`]),
       "Ctrl-C to stop."
     ].join("\n"))
     return yield* Effect.never

@@ -34,4 +34,6 @@ export * as SandboxApi from "./SandboxApi.js"
 /** @since 0.1.0 */
 export * as Server from "./Server.js"
 /** @since 0.1.0 */
+export * as Tamper from "./Tamper.js"
+/** @since 0.1.0 */
 export * as Totp from "./Totp.js"

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as Flags from "../src/Flags.js"
 import * as Options from "../src/Options.js"
+import * as Tamper from "../src/Tamper.js"
 
 describe("Flags", () => {
   it("no flags: the defaults", () => {
@@ -30,7 +31,11 @@ describe("Flags", () => {
       "--max-header-bytes=4096",
       "--headers-timeout-millis=300",
       "--request-timeout-millis=900",
-      "--admin-token=0123456789abcdef0123"
+      "--admin-token=0123456789abcdef0123",
+      "--tamper=flip-byte",
+      "--tamper",
+      "wrong-hash=2",
+      "--tamper=forged-signature=0.25"
     ])
     const expected: Options.Options = {
       port: 4000,
@@ -51,7 +56,8 @@ describe("Flags", () => {
       maxHeaderBytes: 4096,
       headersTimeoutMillis: 300,
       requestTimeoutMillis: 900,
-      adminToken: "0123456789abcdef0123"
+      adminToken: "0123456789abcdef0123",
+      tamper: [{ kind: "flip-byte" }, { kind: "wrong-hash", plans: 2 }, { kind: "forged-signature", probability: 0.25 }]
     }
     assert.deepStrictEqual(parsed, Either.right({ _tag: "Run" as const, options: expected }))
     assert.deepStrictEqual(Object.keys(expected).sort(), Object.keys(Options.defaults).sort())
@@ -68,8 +74,43 @@ describe("Flags", () => {
     )
   })
 
+  it("--tamper: KIND, KIND=N (a count), KIND=P (a probability, with a decimal point)", () => {
+    const tamper = (...values: ReadonlyArray<string>) =>
+      Either.map(Flags.parse(values.flatMap((value) => ["--tamper", value])), (parsed) =>
+        parsed._tag === "Run" ? parsed.options.tamper : [])
+    assert.deepStrictEqual(tamper("wrong-size"), Either.right([{ kind: "wrong-size" }]))
+    assert.deepStrictEqual(tamper("wrong-size=1"), Either.right([{ kind: "wrong-size", plans: 1 }]))
+    assert.deepStrictEqual(tamper("wrong-size=1.0"), Either.right([{ kind: "wrong-size", probability: 1 }]))
+    assert.deepStrictEqual(tamper("wrong-size=0.5", "trailing-bytes=12"), Either.right([
+      { kind: "wrong-size", probability: 0.5 },
+      { kind: "trailing-bytes", plans: 12 }
+    ]))
+    // every kind is accepted, and its flag text reads back as itself
+    for (const kind of Tamper.allKinds) {
+      for (const value of [{ kind }, { kind, plans: 3 }, { kind, probability: 0.3 }, { kind, probability: 1 }]) {
+        assert.deepStrictEqual(Flags.parseTamper(Tamper.format(value)), Either.right(value), Tamper.format(value))
+      }
+    }
+  })
+
+  it("--tamper: a bad value names the flag and the rule", () => {
+    const rule = `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
+    assert.deepStrictEqual(
+      Flags.parse(["--tamper", "flip-bite"]),
+      Either.left(`--tamper KIND must be one of ${Tamper.allKinds.join(", ")}, got "flip-bite"`)
+    )
+    for (const bad of ["wrong-hash=0", "wrong-hash=0.0", "wrong-hash=1.5", "wrong-hash=.5", "wrong-hash=-1", "wrong-hash=",
+      "wrong-hash=x2", "wrong-hash=2=3", "wrong-hash=1e3"])
+    {
+      assert.deepStrictEqual(Flags.parse(["--tamper", bad]), Either.left(`--tamper must be ${rule}, got "${bad}"`), bad)
+    }
+    assert.isTrue(Either.isLeft(Flags.parse(["--tamper"])))
+  })
+
   it("--help", () => {
     assert.deepStrictEqual(Flags.parse(["--help"]), Either.right({ _tag: "Help" as const }))
     assert.include(Flags.usage, "--error-rate STATUS=P")
+    assert.include(Flags.usage, "--tamper KIND[=N|=P]")
+    for (const kind of Tamper.allKinds) assert.include(Flags.usage, kind)
   })
 })

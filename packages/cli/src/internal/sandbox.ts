@@ -5,6 +5,7 @@
 import * as Flags from "@feeshare/sandbox/Flags"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as Tamper from "@feeshare/sandbox/Tamper"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -37,13 +38,23 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
     }
     if (parsed.right._tag === "Help") return yield* Console.log(usage)
     const options = parsed.right.options
+    // hostile plans on purpose (`--tamper`): said at start-up, never silently
+    const tamper = options.tamper.map(Tamper.format)
     return yield* Effect.gen(function*() {
       const info = yield* SandboxInfo
       const key = Redacted.value(info.demoApiKey)
       const admin = Option.map(info.adminToken, Redacted.value)
       yield* Console.log(
         json
-          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key, adminToken: Option.getOrNull(admin) })
+          ? Output.json({
+            baseUrl: info.baseUrl,
+            rootUrl: info.rootUrl,
+            rpcUrl: info.rpcUrl,
+            seed: options.seed,
+            demoApiKey: key,
+            adminToken: Option.getOrNull(admin),
+            ...(tamper.length === 0 ? {} : { tamper })
+          })
           : [
             "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
             ...Output.fields([
@@ -55,7 +66,10 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ...Option.match(admin, {
                 onNone: () => [],
                 onSome: (token) => [["admin", `${token}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`] as const]
-              })
+              }),
+              ...(tamper.length === 0
+                ? []
+                : [["tamper", `${tamper.join(" ")}   (claim plans are served tampered: hostile on purpose)`] as const])
             ]).map((line) => `  ${line}`),
             `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`,
             "Ctrl-C to stop."

@@ -1,11 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@feeshare/domain"
+import { Api, type Claims } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Accounts } from "../Accounts.js"
 import type * as EvmFixtures from "../EvmFixtures.js"
 import { Market, type Rejection } from "../Market.js"
+import type * as Options from "../Options.js"
 import { SandboxApi } from "../SandboxApi.js"
+import * as Tamper from "../Tamper.js"
 import { respond } from "./respond.js"
 
 /** The served API: the service's contract plus the sandbox-only operations. */
@@ -75,12 +77,26 @@ export const ApiKeyLive = Layer.effect(
     }))
 )
 
-const ClaimsLive = HttpApiBuilder.group(FullApi, "claims", (handlers) =>
-  Effect.map(Market, (market) =>
-    handlers
-      .handle("createPlan", ({ payload }) => claims.createPlan(op("claims.createPlan", market.createPlan(payload))))
-      .handle("positions", ({ urlParams }) => claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
-      .handle("vaults", ({ urlParams }) => claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))))
+/** `Options.tamper`, checked: a bad entry stops the sandbox at start-up, naming the rule. */
+const tamperer = (options: Pick<Options.Options, "seed" | "tamper">) =>
+  Schema.decodeUnknown(Schema.Array(Tamper.Tamper))(options.tamper).pipe(
+    Effect.map((tampers) => Tamper.make(options.seed, tampers)),
+    Effect.catchTag("ParseError", (error) => Effect.dieMessage(`sandbox option tamper: ${error.message}`))
+  )
+
+const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
+  HttpApiBuilder.group(FullApi, "claims", (handlers) =>
+    Effect.gen(function*() {
+      const market = yield* Market
+      const tamper = yield* tamperer(options)
+      // the claim-plan endpoint serves what the tamperer makes of the plan (`--tamper`)
+      const createPlan = (payload: Claims.ClaimPlanRequest) =>
+        Effect.map(market.createPlan(payload), (plan) => tamper.next(plan)?.plan ?? plan)
+      return handlers
+        .handle("createPlan", ({ payload }) => claims.createPlan(op("claims.createPlan", createPlan(payload))))
+        .handle("positions", ({ urlParams }) => claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
+        .handle("vaults", ({ urlParams }) => claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
+    }))
 
 const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
   Effect.map(Market, (market) =>
@@ -192,9 +208,9 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
     }))
 
 /** Every group's handlers; needs `Market` and `Accounts`. */
-export const layer = (fixtures: EvmFixtures.Fixtures) =>
+export const layer = (fixtures: EvmFixtures.Fixtures, options: Pick<Options.Options, "seed" | "tamper">) =>
   Layer.mergeAll(
-    ClaimsLive,
+    claimsLive(options),
     FeeShareLive,
     LaunchLive,
     TradeLive,
