@@ -11,7 +11,7 @@
  * bodies are capped at `maxBodyBytes` and batches at `maxBatchSize`.
  *
  * Mount `Rpc.router` (it serves `POST /rpc`) or `Rpc.app` next to the service API; both need
- * the `Ledger` service.
+ * the `Ledger` service. The subscriptions (WebSocket, same path) are `RpcSubscriptions`.
  *
  * @since 0.1.0
  */
