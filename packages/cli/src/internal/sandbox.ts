@@ -43,13 +43,22 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
       const admin = Option.map(info.adminToken, Redacted.value)
       yield* Console.log(
         json
-          ? Output.json({ baseUrl: info.baseUrl, rootUrl: info.rootUrl, rpcUrl: info.rpcUrl, seed: options.seed, demoApiKey: key, adminToken: Option.getOrNull(admin) })
+          ? Output.json({
+            baseUrl: info.baseUrl,
+            rootUrl: info.rootUrl,
+            rpcUrl: info.rpcUrl,
+            rpcSubscriptionsUrl: info.rpcSubscriptionsUrl,
+            seed: options.seed,
+            demoApiKey: key,
+            adminToken: Option.getOrNull(admin)
+          })
           : [
             "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
             ...Output.fields([
               ["base_url", info.baseUrl],
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
+              ["rpc_ws_url", `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`],
               ["seed", options.seed],
               ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
               ...Option.match(admin, {
