@@ -6,7 +6,8 @@
  * check only accepts its latest blockhash), reports signature statuses with a commitment
  * derived from the slot lag, drops a deterministic share (`Options.dropRate`, from the seed)
  * of sent transactions, keeps a history, and tells its listeners about every landed
- * transaction (that is how the market learns that a transaction it built has landed).
+ * transaction (that is how the market learns that a transaction it built has landed) and,
+ * through `watch`, about every new slot (that is how `/rpc`'s WebSocket subscriptions notify).
  * Airdrops are real transfers from a faucet key (derived from the seed) that the ledger
  * refills as needed, so they never run dry and each one is in the history.
  *
@@ -22,7 +23,7 @@ import {
   type Transaction
 } from "@solana/kit"
 import { createHash } from "node:crypto"
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
 import { build } from "./internal/build.js"
 import { deriveSigner } from "./internal/keys.js"
@@ -183,6 +184,19 @@ export interface AccountView {
 }
 
 /**
+ * What `watch` runs, synchronously with the change: `landed` for every landed transaction
+ * (before `send` answers), `slots` with the new slots of every clock move, ascending, once the
+ * clock shows the last of them (at most 512 per move: the slots that got a blockhash).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Watcher {
+  readonly landed?: ((landed: Landed) => Effect.Effect<void>) | undefined
+  readonly slots?: ((slots: ReadonlyArray<bigint>) => Effect.Effect<void>) | undefined
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -244,6 +258,8 @@ export declare namespace Ledger {
     readonly minimumBalance: (dataLength: number) => bigint
     /** Registers a listener run for every landed transaction, before `send` answers. */
     readonly onLanded: (listener: (landed: Landed) => Effect.Effect<void>) => Effect.Effect<void>
+    /** Registers a `Watcher` until the scope closes. */
+    readonly watch: (watcher: Watcher) => Effect.Effect<void, never, Scope.Scope>
   }
 }
 
@@ -364,7 +380,7 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
     let slotHashes: Array<{ slot: bigint; hash: string }> = svm.getSlotHashes().map((s) => ({ slot: s.slot, hash: s.hash }))
     const statuses = new Map<string, { slot: bigint; err: RpcTransactionError | null }>()
     const history = new Map<string, TransactionRecord>()
-    const listeners: Array<(landed: Landed) => Effect.Effect<void>> = []
+    const watchers = new Set<Watcher>()
 
     const clockState = (): ClockState => ({
       slot,
@@ -373,8 +389,9 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
       lastValidBlockHeight: blockhashes.get(latest) ?? heightOf(slot) + validity
     })
 
-    const step = (n: number): ClockState => {
-      if (n <= 0) return clockState()
+    /** Moves the clock; answers the slots that got a blockhash, ascending. */
+    const step = (n: number): ReadonlyArray<bigint> => {
+      if (n <= 0) return []
       const fresh = Math.min(n, 512)
       slot += BigInt(n - fresh)
       const added: Array<{ slot: bigint; hash: string }> = []
@@ -386,12 +403,21 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
         added.push({ slot, hash: latest })
       }
       svm.warpToSlot(slot)
-      slotHashes = [...added.reverse(), ...slotHashes].slice(0, 512)
+      slotHashes = [...[...added].reverse(), ...slotHashes].slice(0, 512)
       svm.setSlotHashes(slotHashes)
       const height = heightOf(slot)
       for (const [hash, lastValid] of blockhashes) if (lastValid < height) blockhashes.delete(hash)
-      return clockState()
+      return added.map((entry) => entry.slot)
     }
+
+    const advance = (n: number) =>
+      Effect.gen(function*() {
+        const slots = step(n)
+        if (slots.length > 0) {
+          for (const watcher of [...watchers]) if (watcher.slots !== undefined) yield* watcher.slots(slots)
+        }
+        return clockState()
+      })
 
     const isValid = (blockhash: string) => {
       const lastValid = blockhashes.get(blockhash)
@@ -423,7 +449,7 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
           err
         })
         const landed: Landed = { signature, slot, err, messageSha256: decoded.messageSha256 }
-        for (const listener of listeners) yield* listener(landed)
+        for (const watcher of [...watchers]) if (watcher.landed !== undefined) yield* watcher.landed(landed)
         return signature
       })
 
@@ -558,7 +584,7 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
 
     const service: Ledger.Service = {
       clock: Effect.sync(clockState),
-      advance: (slots) => Effect.sync(() => step(slots)),
+      advance,
       isBlockhashValid: (blockhash) => Effect.sync(() => isValid(blockhash)),
       send,
       simulate: (wire, simulate = {}) => Effect.map(decode(wire), (decoded) => simulateDecoded(decoded, simulate)),
@@ -579,7 +605,17 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
             : Option.none()
         }),
       minimumBalance: (dataLength) => svm.minimumBalanceForRentExemption(BigInt(dataLength)),
-      onLanded: (listener) => Effect.sync(() => void listeners.push(listener))
+      onLanded: (listener) => Effect.sync(() => void watchers.add({ landed: listener })),
+      watch: (watcher) =>
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            // a watcher of its own, so the same one can be registered twice and removed once
+            const registered: Watcher = { landed: watcher.landed, slots: watcher.slots }
+            watchers.add(registered)
+            return registered
+          }),
+          (registered) => Effect.sync(() => void watchers.delete(registered))
+        ).pipe(Effect.asVoid)
     }
 
     if (options.slotMillis > 0) {

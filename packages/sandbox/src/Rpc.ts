@@ -11,14 +11,15 @@
  * bodies are capped at `maxBodyBytes` and batches at `maxBatchSize`.
  *
  * Mount `Rpc.router` (it serves `POST /rpc`) or `Rpc.app` next to the service API; both need
- * the `Ledger` service.
+ * the `Ledger` service. The subscriptions (WebSocket, same path) are `RpcSubscriptions`.
  *
  * @since 0.1.0
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { PublicKey, Validation } from "@feeshare/domain"
+import { PublicKey } from "@feeshare/domain"
 import { getBase58Decoder, getBase58Encoder } from "@solana/kit"
-import { Cause, Effect, Either, Exit, Option, ParseResult, Schema, SchemaAST, Scope, Stream } from "effect"
+import { Cause, Effect, Either, Exit, Option, Schema, Scope, Stream } from "effect"
+import * as JsonRpc from "./internal/jsonRpc.js"
 import { Ledger, LedgerError, type TransactionRecord } from "./Ledger.js"
 
 /**
@@ -47,60 +48,9 @@ export const maxBodyBytes = 1024 * 1024
  * @since 0.1.0
  * @category constants
  */
-export const maxBatchSize = 100
+export const maxBatchSize = JsonRpc.maxBatchSize
 
-/** The longest client-derived text an error message repeats. */
-const maxEchoed = 200
-
-const capped = (text: string): string => text.length <= maxEchoed ? text : `${text.slice(0, maxEchoed)}…`
-
-const invalidParams = (message: string) => new LedgerError({ code: -32602, message: `Invalid params: ${capped(message)}` })
-
-const expected = (ast: SchemaAST.AST): string =>
-  SchemaAST.getDescriptionAnnotation(ast).pipe(
-    Option.orElse(() => SchemaAST.getIdentifierAnnotation(ast)),
-    Option.getOrElse(() => String(ast))
-  )
-
-const membersOf = (issues: ParseResult.Composite["issues"]): ReadonlyArray<ParseResult.ParseIssue> =>
-  "_tag" in issues ? [issues] : issues
-
-/**
- * The first issue as `path rule`, naming what was expected but never the offending value
- * (which may be huge, or nested too deep to print).
- */
-const describe = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): string => {
-  const at = (rule: string) => path.length === 0 ? rule : `${Validation.formatPath(path)} ${rule}`
-  switch (issue._tag) {
-    case "Pointer":
-      return describe(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
-    case "Composite": {
-      const members = membersOf(issue.issues)
-      // a union is reported as a whole unless the value had a member's shape
-      const chosen = SchemaAST.isUnion(issue.ast)
-        ? members.find((member) => member._tag === "Composite")
-        : members[0]
-      return chosen === undefined ? at(`expected ${expected(issue.ast)}`) : describe(chosen, path)
-    }
-    case "Refinement":
-      return issue.kind === "From" ? describe(issue.issue, path) : at(`expected ${expected(issue.ast)}`)
-    case "Transformation":
-      return issue.kind === "Transformation" ? at(`expected ${expected(issue.ast)}`) : describe(issue.issue, path)
-    case "Type":
-      return at(`expected ${expected(issue.ast)}`)
-    case "Missing":
-      return at("is missing")
-    case "Unexpected":
-      return at("is unexpected")
-    case "Forbidden":
-      return at("is forbidden")
-  }
-}
-
-const decodeParams = <A, I>(schema: Schema.Schema<A, I>, params: unknown) =>
-  Schema.decodeUnknown(schema)(params ?? []).pipe(
-    Effect.mapError((error) => invalidParams(describe(error.issue, ["params"])))
-  )
+const { decodeParams, invalidParams } = JsonRpc
 
 const Encoding = Schema.Literal("base58", "base64", "base64+zstd", "jsonParsed", "json")
 
@@ -326,55 +276,8 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
   }
 })
 
-const Id = Schema.Union(Schema.String, Schema.Number, Schema.Null)
-type Id = typeof Id.Type
-
-const Request = Schema.Struct({
-  jsonrpc: Schema.Literal("2.0"),
-  id: Schema.optional(Id),
-  method: Schema.String,
-  params: Schema.optional(
-    Schema.Union(Schema.Array(Schema.Unknown), Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-      .annotations({ description: "an array or an object" })
-  )
-}).annotations({ description: "a request object" })
-
-const errorReply = (id: Id, code: number, message: string, data?: unknown) => ({
-  jsonrpc: "2.0",
-  id,
-  error: { code, message, ...(data === undefined ? {} : { data }) }
-})
-
-const invalidRequest = (id: Id, detail: string) => errorReply(id, -32600, `Invalid request: ${capped(detail)}`)
-
-const internalError = (id: Id) => errorReply(id, -32603, "Internal error")
-
-/** The id of a request that is otherwise invalid, when it is a valid id. */
-const readableId = (body: unknown): Id =>
-  typeof body === "object" && body !== null && "id" in body
-    ? Option.getOrElse(Schema.decodeUnknownOption(Id)(body.id), () => null)
-    : null
-
 /** One request's answer; every failure, defects included, is a JSON-RPC error of its own. */
-const one = (body: unknown) =>
-  Either.match(Schema.decodeUnknownEither(Request)(body), {
-    onLeft: (error) => Effect.succeed(invalidRequest(readableId(body), describe(error.issue, []))),
-    onRight: (request) => {
-      const id = request.id ?? null
-      return handle(request.method, request.params).pipe(
-        Effect.map((result) => ({ jsonrpc: "2.0", id, result })),
-        Effect.catchAllCause((cause) =>
-          Option.match(Cause.failureOption(cause), {
-            onSome: (error) => Effect.succeed(errorReply(id, error.code, error.message, error.data)),
-            onNone: () =>
-              Cause.isInterruptedOnly(cause)
-                ? Effect.failCause(cause)
-                : Effect.as(Effect.logError(`Rpc ${request.method} failed`, cause), internalError(id))
-          })
-        )
-      )
-    }
-  })
+const one = (body: unknown) => JsonRpc.answer("Rpc", body, (request) => handle(request.method, request.params))
 
 /**
  * The body as text, or `None` when it is larger than `maxBodyBytes`: a declared
@@ -428,28 +331,29 @@ const reply = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(bod
 export const app = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const read = yield* Effect.either(readBody(request))
-  if (Either.isLeft(read)) return reply(invalidRequest(null, "the body could not be read"), 400)
+  if (Either.isLeft(read)) return reply(JsonRpc.invalidRequest(null, "the body could not be read"), 400)
   const text = read.right
   if (Option.isNone(text)) {
     return HttpServerResponse.setHeader(
-      reply(invalidRequest(null, `the body is larger than ${maxBodyBytes} bytes`), 413),
+      reply(JsonRpc.invalidRequest(null, `the body is larger than ${maxBodyBytes} bytes`), 413),
       "connection",
       "close"
     )
   }
-  const body = Either.try((): unknown => JSON.parse(text.value))
-  if (Either.isLeft(body)) return reply(errorReply(null, -32700, "Parse error"))
-  if (!Array.isArray(body.right)) return reply(yield* one(body.right))
-  if (body.right.length === 0) return reply(invalidRequest(null, "empty batch"))
-  if (body.right.length > maxBatchSize) {
-    return reply(invalidRequest(null, `a batch holds at most ${maxBatchSize} requests, got ${body.right.length}`))
+  const body = JsonRpc.parseBody(text.value)
+  switch (body._tag) {
+    case "Refused":
+      return reply(body.reply)
+    case "Single":
+      return reply(yield* one(body.value))
+    case "Batch":
+      return reply(yield* Effect.forEach(body.values, one))
   }
-  return reply(yield* Effect.forEach(body.right, one))
 }).pipe(
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.as(Effect.logError("Rpc failed", cause), reply(internalError(null), 500))
+      : Effect.as(Effect.logError("Rpc failed", cause), reply(JsonRpc.internalError(null), 500))
   )
 )
 

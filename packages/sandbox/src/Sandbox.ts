@@ -1,6 +1,7 @@
 /**
  * The whole sandbox: the HTTP server (`Server`), the ledger (`Ledger`, LiteSVM with its
- * block clock) mounted as JSON-RPC at `/rpc`, and the market over that ledger (`MarketLive`).
+ * block clock) mounted as JSON-RPC at `/rpc` (HTTP, and WebSocket subscriptions:
+ * `RpcSubscriptions`), and the market over that ledger (`MarketLive`).
  *
  * @since 0.1.0
  */
@@ -12,24 +13,29 @@ import type { Market } from "./Market.js"
 import * as MarketLive from "./MarketLive.js"
 import * as Options from "./Options.js"
 import * as Rpc from "./Rpc.js"
+import { RpcSubscriptions } from "./RpcSubscriptions.js"
+import * as RpcSubscriptions_ from "./RpcSubscriptions.js"
 import * as Server from "./Server.js"
 
 /**
- * `POST /rpc` on the sandbox's router, answered by the ledger.
+ * `POST /rpc` on the sandbox's router, answered by the ledger, and WebSocket upgrades of
+ * `GET /rpc`, the ledger's subscriptions.
  *
  * @since 0.1.0
  * @category layers
  */
-export const rpcMount: Server.Mount<Ledger> = {
+export const rpcMount: Server.Mount<Ledger | RpcSubscriptions> = {
   paths: [Rpc.path],
   layer: HttpApiBuilder.Router.use((router) =>
     Effect.flatMap(Ledger, (ledger) => router.post(Rpc.path, Effect.provideService(Rpc.app, Ledger, ledger)))
-  )
+  ),
+  upgrade: Effect.flatMap(RpcSubscriptions, (subscriptions) => subscriptions.accept)
 }
 
 /**
  * The sandbox over a given market layer (which may itself need the `Ledger`): one ledger is
- * built and shared by the market and `/rpc`, and is provided to the caller too.
+ * built and shared by the market and `/rpc`, and is provided to the caller too, with the
+ * `RpcSubscriptions` service (its counts of connections and subscriptions).
  *
  * @since 0.1.0
  * @category layers
@@ -42,12 +48,14 @@ export const layerWithMarket = <E, R>(
   const ledger = Ledger_.layer(resolved)
   return Server.layer(resolved, [rpcMount]).pipe(
     Layer.provide(market),
+    Layer.provideMerge(RpcSubscriptions_.layer),
     Layer.provideMerge(ledger)
   )
 }
 
 /**
- * The sandbox: `SandboxInfo` (where it answers, the demo key) and the `Ledger`, serving on
+ * The sandbox: `SandboxInfo` (where it answers, the demo key), the `Ledger` and
+ * `RpcSubscriptions`, serving on
  * `options.port` (0: a free one) until the layer is released.
  *
  * @since 0.1.0

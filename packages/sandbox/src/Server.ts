@@ -2,7 +2,7 @@
  * The sandbox's HTTP server: the domain's `Api.Api` (plus the sandbox-only `SandboxApi`)
  * served with `HttpApiBuilder` on the Node HTTP server, at
  * `{base_url}` = `http://HOST:PORT/api/v1`, with `{root_url}/ping`, `/sandbox/...` and
- * (when a ledger provides it) `/rpc`.
+ * (when a ledger provides it) `/rpc`, over HTTP and as WebSocket upgrades (`Mount.upgrade`).
  *
  * Every answer of the service's routes carries `X-RateLimit-Limit/Remaining/Reset`; every
  * failure is an envelope (`{success:false,error}`, or `response` for the EVM operations'
@@ -13,9 +13,9 @@
 import { HttpApiBuilder, HttpMiddleware, HttpServer, type HttpServerError } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@feeshare/domain"
-import { Context, Effect, Layer, type Option, type Redacted } from "effect"
-import { createServer, type Server as NodeServer } from "node:http"
-import type { Duplex } from "node:stream"
+import { Context, Effect, Layer, type Option, type Redacted, type Scope } from "effect"
+import { IncomingMessage, Server as NodeServer, type ServerOptions } from "node:http"
+import { Duplex } from "node:stream"
 import { Accounts } from "./Accounts.js"
 import { AdminToken } from "./AdminToken.js"
 import * as AdminToken_ from "./AdminToken.js"
@@ -41,6 +41,8 @@ export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<Sa
   readonly baseUrl: string
   /** `{root_url}/rpc` (JSON-RPC of the ledger). */
   readonly rpcUrl: string
+  /** `ws://HOST:PORT/rpc`: the ledger's JSON-RPC subscriptions (WebSocket), as Kit's `createSolanaRpcSubscriptions` takes it. */
+  readonly rpcSubscriptionsUrl: string
   readonly port: number
   /** A key of the seeded demo user (deterministic from `Options.seed`). */
   readonly demoApiKey: Redacted.Redacted<string>
@@ -58,9 +60,22 @@ export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<Sa
 export const FullApi = Handlers.FullApi
 
 /**
+ * Takes over the connection of an HTTP upgrade request (`request.socket` is `socket`; `head`
+ * is what the client sent after the request head), as `ws`'s `WebSocketServer.handleUpgrade`
+ * does.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void
+
+/**
  * Extra routes mounted next to the API (the ledger's `/rpc`): the paths they serve (which
- * skip the rate limits and the injected faults) and a layer that adds them to
- * `HttpApiBuilder.Router`, e.g. `HttpApiBuilder.Router.use((router) => router.post("/rpc", app))`.
+ * skip the rate limits and the injected faults), a layer that adds them to
+ * `HttpApiBuilder.Router`, e.g. `HttpApiBuilder.Router.use((router) => router.post("/rpc", app))`,
+ * and optionally the handler of `GET` upgrade requests (WebSocket) to those paths: made once
+ * the server listens, in a scope that closes before the server does (so it can close the
+ * connections it took over, which the server would otherwise wait for).
  *
  * @since 0.1.0
  * @category models
@@ -68,6 +83,7 @@ export const FullApi = Handlers.FullApi
 export interface Mount<R = never> {
   readonly paths: ReadonlyArray<string>
   readonly layer: Layer.Layer<never, never, HttpApiBuilder.Router | R>
+  readonly upgrade?: Effect.Effect<UpgradeHandler, never, Exclude<R, HttpApiBuilder.Router> | Scope.Scope> | undefined
 }
 
 /**
@@ -107,11 +123,13 @@ const infoLayer = (options: Options.Options) =>
         ? (address.hostname === "::" || address.hostname === "0.0.0.0" ? "127.0.0.1" : address.hostname)
         : "127.0.0.1"
       const port = address._tag === "TcpAddress" ? address.port : 0
-      const rootUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+      const hostPort = `${host.includes(":") ? `[${host}]` : host}:${port}`
+      const rootUrl = `http://${hostPort}`
       return {
         rootUrl,
         baseUrl: `${rootUrl}${Api.basePath}`,
         rpcUrl: `${rootUrl}/rpc`,
+        rpcSubscriptionsUrl: `ws://${hostPort}/rpc`,
         port,
         demoApiKey: accounts.demoKey,
         adminToken,
@@ -142,15 +160,47 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
 }
 
 /**
+ * A Node server that hands `GET` upgrade requests to a path of `upgrades` to that path's
+ * handler, before (and instead of) any `upgrade` listener: the platform's listener would
+ * otherwise run the HTTP app on them too. Other upgrades reach the listeners as usual.
+ */
+class UpgradeRoutingServer extends NodeServer {
+  readonly #upgrades: ReadonlyMap<string, UpgradeHandler>
+  constructor(options: ServerOptions, upgrades: ReadonlyMap<string, UpgradeHandler>) {
+    super(options)
+    this.#upgrades = upgrades
+  }
+  override emit(event: string, ...args: Array<unknown>): boolean {
+    if (event === "upgrade") {
+      const [request, socket, head] = args
+      if (request instanceof IncomingMessage && socket instanceof Duplex && Buffer.isBuffer(head)) {
+        const handler = request.method === "GET"
+          ? this.#upgrades.get((request.url ?? "").split("?")[0] ?? "")
+          : undefined
+        if (handler !== undefined) {
+          handler(request, socket, head)
+          return true
+        }
+      }
+    }
+    return super.emit(event, ...args)
+  }
+}
+
+/**
  * The Node server with the sandbox's bounds: the size of a request head, the time to receive
  * the headers and the whole request (checked every quarter of the shorter one), and what Node
- * itself refuses answered as envelopes (431, 408, 400).
+ * itself refuses answered as envelopes (431, 408, 400). `GET` upgrade requests to a path of
+ * `upgrades` (read at each request) go to its handler.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const makeNodeServer = (options: Options.Options): NodeServer => {
-  const server = createServer({
+export const makeNodeServer = (
+  options: Options.Options,
+  upgrades: ReadonlyMap<string, UpgradeHandler> = new Map()
+): NodeServer => {
+  const server = new UpgradeRoutingServer({
     maxHeaderSize: options.maxHeaderBytes,
     headersTimeout: options.headersTimeoutMillis,
     requestTimeout: options.requestTimeoutMillis,
@@ -158,10 +208,29 @@ export const makeNodeServer = (options: Options.Options): NodeServer => {
       10,
       Math.floor(Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis) / 4)
     )
-  })
+  }, upgrades)
   server.on("clientError", answerClientError)
   return server
 }
+
+/**
+ * Makes the mounts' upgrade handlers once the server listens (this layer needs the
+ * `HttpServer`, so it is released before the server closes) and routes their paths to them.
+ */
+const upgradesLayer = <R>(mounts: ReadonlyArray<Mount<R>>, upgrades: Map<string, UpgradeHandler>) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    yield* HttpServer.HttpServer
+    for (const mount of mounts) {
+      if (mount.upgrade === undefined) continue
+      const handler = yield* mount.upgrade
+      for (const path of mount.paths) {
+        yield* Effect.acquireRelease(
+          Effect.sync(() => void upgrades.set(path, handler)),
+          () => Effect.sync(() => void upgrades.delete(path))
+        )
+      }
+    }
+  }))
 
 /**
  * Starts the HTTP server on `options.port` (0: a free port) with the given market, and
@@ -177,8 +246,14 @@ export const layer = <R = never>(
 ): Layer.Layer<SandboxInfo, HttpServerError.ServeError, Market | Exclude<R, HttpApiBuilder.Router>> => {
   const resolved = Options.make(options)
   const state = Layer.mergeAll(Accounts_.layer(resolved), RateLimiter.layer, AdminToken_.layer(resolved))
-  return Layer.merge(layerApp(resolved, mounts), infoLayer(resolved)).pipe(
-    Layer.provide(state),
-    Layer.provide(NodeHttpServer.layer(() => makeNodeServer(resolved), { port: resolved.port, host: resolved.host }))
-  )
+  return Layer.unwrapEffect(Effect.sync(() => {
+    // one routing table per build of the layer, shared by its Node server and its mounts
+    const upgrades = new Map<string, UpgradeHandler>()
+    return Layer.mergeAll(layerApp(resolved, mounts), infoLayer(resolved), upgradesLayer(mounts, upgrades)).pipe(
+      Layer.provide(state),
+      Layer.provide(
+        NodeHttpServer.layer(() => makeNodeServer(resolved, upgrades), { port: resolved.port, host: resolved.host })
+      )
+    )
+  }))
 }

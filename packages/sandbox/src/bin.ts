@@ -24,14 +24,15 @@ if (Either.isLeft(parsed)) {
     const info = yield* SandboxInfo
     yield* Console.log([
       "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
-      `  base_url  ${info.baseUrl}`,
-      `  root_url  ${info.rootUrl}      (GET /ping; sandbox-only set-up under /sandbox/...)`,
-      `  rpc_url   ${info.rpcUrl}`,
-      `  seed      ${options.seed}`,
-      `  demo key  ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
+      `  base_url    ${info.baseUrl}`,
+      `  root_url    ${info.rootUrl}      (GET /ping; sandbox-only set-up under /sandbox/...)`,
+      `  rpc_url     ${info.rpcUrl}`,
+      `  rpc_ws_url  ${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`,
+      `  seed        ${options.seed}`,
+      `  demo key    ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
       ...Option.match(info.adminToken, {
         onNone: () => [],
-        onSome: (token) => [`  admin     ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`]
+        onSome: (token) => [`  admin       ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`]
       }),
       ...(options.tamper.length === 0
         ? []

@@ -28,6 +28,8 @@ export * as RateLimiter from "./RateLimiter.js"
 /** @since 0.1.0 */
 export * as Rpc from "./Rpc.js"
 /** @since 0.1.0 */
+export * as RpcSubscriptions from "./RpcSubscriptions.js"
+/** @since 0.1.0 */
 export * as Sandbox from "./Sandbox.js"
 /** @since 0.1.0 */
 export * as SandboxApi from "./SandboxApi.js"

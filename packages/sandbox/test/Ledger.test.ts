@@ -52,6 +52,33 @@ describe("Ledger", () => {
       assert.isTrue(yield* ledger.isBlockhashValid(later.blockhash))
     }).pipe(Effect.provide(Ledger.layer(options()))))
 
+  it.effect("watch: the new slots of every move, ascending (the last 512 of a long one), until the scope closes", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger.Ledger
+      const seen: Array<ReadonlyArray<bigint>> = []
+      const landed: Array<string> = []
+      // funded before watching: an airdrop is a transaction too
+      const payer = yield* funded(ledger)
+      const start = (yield* ledger.clock).slot
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* ledger.watch({
+          slots: (slots) => Effect.sync(() => void seen.push(slots)),
+          landed: (event) => Effect.sync(() => void landed.push(event.signature))
+        })
+        yield* ledger.advance(3)
+        yield* ledger.advance(0)
+        yield* TestClock.adjust(Duration.millis(400))
+        yield* ledger.advance(1000)
+        const { built } = yield* transfer(ledger, payer, 1_000_000n)
+        assert.deepStrictEqual(landed, [yield* ledger.send(built.wire)])
+      }))
+      assert.deepStrictEqual(seen.slice(0, 2), [[start + 1n, start + 2n, start + 3n], [start + 4n]])
+      assert.deepStrictEqual(seen[2], Array.from({ length: 512 }, (_, i) => start + 4n + 1000n - 511n + BigInt(i)))
+      // the watcher is gone with its scope
+      yield* ledger.advance(1)
+      assert.lengthOf(seen, 3)
+    }).pipe(Effect.provide(Ledger.layer(options()))))
+
   it.effect("a transaction lands; its status goes processed → confirmed → finalized by slot lag", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger.Ledger

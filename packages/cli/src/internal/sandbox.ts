@@ -50,6 +50,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
             baseUrl: info.baseUrl,
             rootUrl: info.rootUrl,
             rpcUrl: info.rpcUrl,
+            rpcSubscriptionsUrl: info.rpcSubscriptionsUrl,
             seed: options.seed,
             demoApiKey: key,
             adminToken: Option.getOrNull(admin),
@@ -61,6 +62,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["base_url", info.baseUrl],
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
+              ["rpc_ws_url", `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`],
               ["seed", options.seed],
               ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
               ...Option.match(admin, {
