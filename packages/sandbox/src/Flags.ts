@@ -79,6 +79,7 @@ Serves the whole feeshare API on localhost over an in-process Solana ledger.
                                 the next N plans (an integer), or with probability P (written with a
                                 decimal point, 0 < P <= 1: 0.25, 1.0); KIND is one of
 ${wrap(Tamper.allKinds.join(", "), 32, 100)}
+  --empty                       start blank (default: seeded tokens, trades, fee shares and a demo wallet)
   --help                        this text
 `
 
@@ -115,7 +116,14 @@ export const parseTamper = (text: string): Either.Either<Tamper.Tamper, string> 
  * @since 0.1.0
  * @category models
  */
-export type Parsed = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: Options.Options }
+export type Parsed =
+  | { readonly _tag: "Help" }
+  | {
+    readonly _tag: "Run"
+    readonly options: Options.Options
+    /** Start blank (`--empty`) instead of with seeded tokens, trades and a demo wallet. */
+    readonly empty: boolean
+  }
 
 /**
  * Parses the flags; a bad value is a message naming the flag and the rule.
@@ -133,6 +141,7 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
       options: {
         help: { type: "boolean" },
         "trust-proxy": { type: "boolean" },
+        empty: { type: "boolean" },
         host: { type: "string" },
         "admin-token": { type: "string" },
         seed: { type: "string" },
@@ -183,5 +192,5 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
     }
     options.tamper = tamper
   }
-  return Either.right({ _tag: "Run", options: Options.make(options) })
+  return Either.right({ _tag: "Run", options: Options.make(options), empty: values.empty === true })
 }

@@ -35,7 +35,8 @@ export const rpcMount: Server.Mount<Ledger | RpcSubscriptions> = {
 /**
  * The sandbox over a given market layer (which may itself need the `Ledger`): one ledger is
  * built and shared by the market and `/rpc`, and is provided to the caller too, with the
- * `RpcSubscriptions` service (its counts of connections and subscriptions).
+ * `Market` (to seed it, see `Seed`) and the `RpcSubscriptions` service (its counts of
+ * connections and subscriptions).
  *
  * @since 0.1.0
  * @category layers
@@ -47,14 +48,14 @@ export const layerWithMarket = <E, R>(
   const resolved = Options.make(options)
   const ledger = Ledger_.layer(resolved)
   return Server.layer(resolved, [rpcMount]).pipe(
-    Layer.provide(market),
+    Layer.provideMerge(market),
     Layer.provideMerge(RpcSubscriptions_.layer),
     Layer.provideMerge(ledger)
   )
 }
 
 /**
- * The sandbox: `SandboxInfo` (where it answers, the demo key), the `Ledger` and
+ * The sandbox: `SandboxInfo` (where it answers, the demo key), the `Market`, the `Ledger` and
  * `RpcSubscriptions`, serving on
  * `options.port` (0: a free one) until the layer is released.
  *

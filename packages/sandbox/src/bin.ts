@@ -8,6 +8,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Either, Option, Redacted } from "effect"
 import * as Flags from "./Flags.js"
 import * as Sandbox from "./Sandbox.js"
+import * as Seed from "./Seed.js"
 import { SandboxInfo } from "./Server.js"
 import * as Tamper from "./Tamper.js"
 
@@ -20,8 +21,10 @@ if (Either.isLeft(parsed)) {
   process.stdout.write(Flags.usage)
 } else {
   const options = parsed.right.options
+  const empty = parsed.right.empty
   Effect.gen(function*() {
     const info = yield* SandboxInfo
+    const seeded = empty ? undefined : yield* Seed.makeWithKeygenFile(options.seed)
     yield* Console.log([
       "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
       `  base_url    ${info.baseUrl}`,
@@ -37,8 +40,12 @@ if (Either.isLeft(parsed)) {
       ...(options.tamper.length === 0
         ? []
         : [`  tamper    ${options.tamper.map(Tamper.format).join(" ")}   (claim plans are served tampered: hostile on purpose)`]),
+      ...(seeded === undefined ? [] : [
+        `  tokens      ${seeded.tokens.map((t) => `${t.symbol} ${t.mint}`).join(", ")}`,
+        `  demo wallet ${seeded.demoWallet}   (claimable fees; its keypair: ${seeded.keygenPath}, mode 0600)`
+      ]),
       "Ctrl-C to stop."
     ].join("\n"))
     return yield* Effect.never
-  }).pipe(Effect.provide(Sandbox.layer(options)), NodeRuntime.runMain)
+  }).pipe(Effect.scoped, Effect.provide(Sandbox.layer(options)), NodeRuntime.runMain)
 }

@@ -34,6 +34,8 @@ export * as Sandbox from "./Sandbox.js"
 /** @since 0.1.0 */
 export * as SandboxApi from "./SandboxApi.js"
 /** @since 0.1.0 */
+export * as Seed from "./Seed.js"
+/** @since 0.1.0 */
 export * as Server from "./Server.js"
 /** @since 0.1.0 */
 export * as Tamper from "./Tamper.js"

@@ -6,7 +6,8 @@ import * as Tamper from "../src/Tamper.js"
 
 describe("Flags", () => {
   it("no flags: the defaults", () => {
-    assert.deepStrictEqual(Flags.parse([]), Either.right({ _tag: "Run" as const, options: Options.defaults }))
+    assert.deepStrictEqual(Flags.parse([]), Either.right({ _tag: "Run" as const, options: Options.defaults, empty: false }))
+    assert.deepStrictEqual(Flags.parse(["--empty"]), Either.right({ _tag: "Run" as const, options: Options.defaults, empty: true }))
   })
 
   it("every option has a flag", () => {
@@ -59,7 +60,7 @@ describe("Flags", () => {
       adminToken: "0123456789abcdef0123",
       tamper: [{ kind: "flip-byte" }, { kind: "wrong-hash", plans: 2 }, { kind: "forged-signature", probability: 0.25 }]
     }
-    assert.deepStrictEqual(parsed, Either.right({ _tag: "Run" as const, options: expected }))
+    assert.deepStrictEqual(parsed, Either.right({ _tag: "Run" as const, options: expected, empty: false }))
     assert.deepStrictEqual(Object.keys(expected).sort(), Object.keys(Options.defaults).sort())
   })
 

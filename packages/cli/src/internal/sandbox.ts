@@ -4,6 +4,7 @@
  */
 import * as Flags from "@feeshare/sandbox/Flags"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
+import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Tamper from "@feeshare/sandbox/Tamper"
 import * as Console from "effect/Console"
@@ -38,12 +39,14 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
     }
     if (parsed.right._tag === "Help") return yield* Console.log(usage)
     const options = parsed.right.options
+    const empty = parsed.right.empty
     // hostile plans on purpose (`--tamper`): said at start-up, never silently
     const tamper = options.tamper.map(Tamper.format)
     return yield* Effect.gen(function*() {
       const info = yield* SandboxInfo
       const key = Redacted.value(info.demoApiKey)
       const admin = Option.map(info.adminToken, Redacted.value)
+      const seeded = empty ? undefined : yield* Seed.makeWithKeygenFile(options.seed)
       yield* Console.log(
         json
           ? Output.json({
@@ -54,7 +57,10 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
             seed: options.seed,
             demoApiKey: key,
             adminToken: Option.getOrNull(admin),
-            ...(tamper.length === 0 ? {} : { tamper })
+            ...(tamper.length === 0 ? {} : { tamper }),
+            seeded: seeded === undefined
+              ? null
+              : { demoWallet: seeded.demoWallet, demoKeypair: seeded.keygenPath, tokens: seeded.tokens }
           })
           : [
             "feeshare sandbox (sandbox-only data; nothing here touches a real network)",
@@ -71,12 +77,19 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               }),
               ...(tamper.length === 0
                 ? []
-                : [["tamper", `${tamper.join(" ")}   (claim plans are served tampered: hostile on purpose)`] as const])
+                : [["tamper", `${tamper.join(" ")}   (claim plans are served tampered: hostile on purpose)`] as const]),
+              ...(seeded === undefined ? [] : [
+                ["tokens", seeded.tokens.map((t) => `${t.symbol} ${t.mint}${t.migrated ? " (migrated)" : t.launched ? "" : " (not launched)"}`).join(", ")] as const,
+                ["demo wallet", `${seeded.demoWallet}   (claimable fees in ${seeded.tokens.filter((t) => t.launched).map((t) => t.symbol).join(" and ")})`] as const,
+                ["demo keypair", `${seeded.keygenPath}   (mode 0600)`] as const
+              ])
             ]).map((line) => `  ${line}`),
-            `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`,
+            seeded === undefined
+              ? `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} limits`
+              : `Try: feeshare --base-url ${info.baseUrl} --api-key ${key} --keypair ${seeded.keygenPath} claims positions`,
             "Ctrl-C to stop."
           ].join("\n")
       )
       return yield* Effect.never
-    }).pipe(Effect.provide(Sandbox.layer(options)))
+    }).pipe(Effect.scoped, Effect.provide(Sandbox.layer(options)))
   })

@@ -1,0 +1,201 @@
+/**
+ * Something to look at: a sandbox filled with launched tokens (one migrated to DAMM v2, one on
+ * its bonding curve, one not launched yet), fee shares with several claimers and a partner,
+ * trades that accrued fees, a deployer vault, a holding, and a demo wallet with claimable
+ * positions whose key the caller can write out, so that `feeshare claims claim` works at once.
+ *
+ * Everything goes through the market and lands on the ledger as real transactions, signed by
+ * keys derived from the seed: the same seed gives the same tokens and wallets.
+ *
+ * @since 0.1.0
+ */
+import { Launch } from "@feeshare/domain"
+import {
+  getBase58Encoder,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  type KeyPairSigner,
+  partiallySignTransaction
+} from "@solana/kit"
+import { Effect, Redacted, Schema } from "effect"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { derivedSecret, deriveSigner } from "./internal/keys.js"
+import { NATIVE_MINT } from "./internal/programs.js"
+import { Ledger } from "./Ledger.js"
+import { Market, type Rejection } from "./Market.js"
+
+/**
+ * Seeding failed: the step and why (a bug of the seeding, or a ledger refusal).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SeedFailed extends Schema.TaggedError<SeedFailed>()("SeedFailed", {
+  step: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * A seeded token.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SeededToken {
+  readonly symbol: string
+  readonly mint: string
+  readonly launched: boolean
+  readonly migrated: boolean
+}
+
+/**
+ * What seeding created.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Seeded {
+  /** The demo wallet: a claimer of every launched token, and the creator of the migrated one. */
+  readonly demoWallet: string
+  /** Its solana-keygen file content (a JSON array of the 64 secret and public key bytes). */
+  readonly demoKeygen: Redacted.Redacted<string>
+  readonly tokens: ReadonlyArray<SeededToken>
+}
+
+const SOL = 1_000_000_000n
+
+const transactionDecoder = getTransactionDecoder()
+const transactionEncoder = getTransactionEncoder()
+const base58 = getBase58Encoder()
+
+/**
+ * Fills the market (see the module description). Run it once, on a fresh sandbox.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = Effect.fn("Seed.make")(function*(seed: string) {
+  const market = yield* Market
+  const ledger = yield* Ledger
+  const step = <A>(name: string, effect: Effect.Effect<A, Rejection | SeedFailed>) =>
+    Effect.mapError(effect, (error) => error._tag === "SeedFailed" ? error : new SeedFailed({ step: name, message: error.message }))
+  const key = (label: string) => Effect.promise(() => deriveSigner(seed, `seed/${label}`))
+
+  /** Co-signs base58 wire text and lands it. */
+  const land = (name: string, text: string, signers: ReadonlyArray<KeyPairSigner>) =>
+    Effect.gen(function*() {
+      const signed = yield* Effect.promise(() =>
+        partiallySignTransaction(signers.map((s) => s.keyPair), transactionDecoder.decode(base58.encode(text)))
+      )
+      yield* Effect.mapError(
+        ledger.send(new Uint8Array(transactionEncoder.encode(signed))),
+        (error) => new SeedFailed({ step: name, message: error.message })
+      )
+    })
+
+  const demo = yield* key("demo-wallet")
+  const [creator, claimerB, claimerC, partner, trader1, trader2] = yield* Effect.all([
+    key("creator"),
+    key("claimer-b"),
+    key("claimer-c"),
+    key("partner"),
+    key("trader-1"),
+    key("trader-2")
+  ])
+  for (const [name, wallet, lamports] of [
+    ["demo", demo, 20n * SOL],
+    ["creator", creator, 20n * SOL],
+    ["trader-1", trader1, 100n * SOL],
+    ["trader-2", trader2, 100n * SOL]
+  ] as const) {
+    yield* step(`airdrop ${name}`, market.airdrop({ address: wallet.address, lamports }))
+  }
+
+  const buy = (name: string, trader: KeyPairSigner, mint: string, lamports: bigint) =>
+    Effect.gen(function*() {
+      const quote = yield* step(name, market.quote({ inputMint: NATIVE_MINT, outputMint: mint, amount: lamports }))
+      const swap = yield* step(name, market.swap({ quoteResponse: quote, userPublicKey: trader.address }))
+      yield* land(name, swap.swapTransaction, [trader])
+    })
+
+  const launch = (symbol: string, owner: KeyPairSigner, initialBuyLamports: number, mint: string, configKey: string) =>
+    Effect.gen(function*() {
+      const request = Schema.decodeUnknownSync(Launch.LaunchRequest)({
+        ipfs: `ipfs://feeshare-sandbox/${symbol.toLowerCase()}`,
+        tokenMint: mint,
+        wallet: owner.address,
+        configKey,
+        initialBuyLamports
+      })
+      yield* land(`launch ${symbol}`, yield* step(`launch ${symbol}`, market.launch(request)), [owner])
+    })
+
+  // DEMO: created by the demo wallet, three claimers and a partner, traded past migration
+  const demoToken = yield* step("create DEMO", market.createToken({ creator: demo.address, symbol: "DEMO", name: "Demo Token" }))
+  yield* step("fee share DEMO", market.createFeeShareConfig({
+    mint: demoToken.mint,
+    admin: demo.address,
+    partner: partner.address,
+    claimers: [
+      { wallet: demo.address, bps: 5_000 },
+      { wallet: claimerB.address, bps: 3_000 },
+      { wallet: claimerC.address, bps: 2_000 }
+    ]
+  }))
+  yield* launch("DEMO", demo, Number(SOL), demoToken.mint, demoToken.configKey)
+  yield* buy("buy DEMO 1", trader1, demoToken.mint, 3n * SOL)
+  yield* buy("buy DEMO 2", trader2, demoToken.mint, 2n * SOL)
+  yield* buy("buy DEMO 3 (migrated)", trader1, demoToken.mint, 2n * SOL)
+
+  // ALPHA: another creator, the demo wallet holds 40%, on its bonding curve
+  const alpha = yield* step("create ALPHA", market.createToken({ creator: creator.address, symbol: "ALPHA", name: "Alpha" }))
+  yield* step("fee share ALPHA", market.createFeeShareConfig({
+    mint: alpha.mint,
+    admin: creator.address,
+    claimers: [{ wallet: creator.address, bps: 6_000 }, { wallet: demo.address, bps: 4_000 }]
+  }))
+  yield* launch("ALPHA", creator, 0, alpha.mint, alpha.configKey)
+  yield* buy("buy ALPHA 1", trader2, alpha.mint, SOL)
+  yield* buy("buy ALPHA 2", trader1, alpha.mint, SOL / 2n)
+  yield* step("holding ALPHA", market.createHolding({ mint: alpha.mint, claimer: demo.address, lamports: SOL / 4n }))
+
+  // BETA: set up, not launched
+  const beta = yield* step("create BETA", market.createToken({ creator: creator.address, symbol: "BETA", name: "Beta" }))
+
+  const state = yield* market.state
+  const view = (symbol: string, mint: string): SeededToken => {
+    const found = state.tokens.find((token) => token.mint === mint)
+    return { symbol, mint, launched: found?.launched === true, migrated: found?.migrated === true }
+  }
+  const seeded: Seeded = {
+    demoWallet: demo.address,
+    demoKeygen: Redacted.make(JSON.stringify([...derivedSecret(seed, "seed/demo-wallet"), ...base58.encode(demo.address)])),
+    tokens: [view("DEMO", demoToken.mint), view("ALPHA", alpha.mint), view("BETA", beta.mint)]
+  }
+  return seeded
+})
+
+/**
+ * Seeds the market and writes the demo wallet's keygen file (mode 0600) into a new temporary
+ * directory, removed when the scope closes; answers what was seeded and the file's path.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeWithKeygenFile = Effect.fn("Seed.makeWithKeygenFile")(function*(seed: string) {
+  const seeded = yield* make(seed)
+  const failed = (step: string) => (error: unknown) =>
+    new SeedFailed({ step, message: error instanceof Error ? error.message : String(error) })
+  const directory = yield* Effect.acquireRelease(
+    Effect.tryPromise({ try: () => mkdtemp(join(tmpdir(), "feeshare-sandbox-")), catch: failed("create a temporary directory") }),
+    (path) => Effect.promise(() => rm(path, { recursive: true, force: true }))
+  )
+  const path = join(directory, "demo-wallet.json")
+  yield* Effect.tryPromise({
+    try: () => writeFile(path, `${Redacted.value(seeded.demoKeygen)}\n`, { mode: 0o600, flag: "wx" }),
+    catch: failed("write the demo keygen file")
+  })
+  return { ...seeded, keygenPath: path }
+})
