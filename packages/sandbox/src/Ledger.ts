@@ -16,6 +16,8 @@
 import {
   type Address,
   getBase58Decoder,
+  type Instruction,
+  type KeyPairSigner,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   isAddress,
@@ -234,6 +236,22 @@ export declare namespace Ledger {
     readonly clock: Effect.Effect<ClockState>
     /** Moves the block clock `slots` forward (each slot gets a new blockhash). */
     readonly advance: (slots: number) => Effect.Effect<ClockState>
+    /** The epoch of the Clock sysvar (what programs such as Token-2022 read). */
+    readonly epoch: Effect.Effect<bigint>
+    /**
+     * Moves the Clock sysvar's epoch `epochs` forward, and nothing else: slots, block heights and
+     * blockhashes stay, so transactions built before stay valid. Answers the new epoch.
+     */
+    readonly advanceEpochs: (epochs: number) => Effect.Effect<bigint>
+    /**
+     * Lands a transaction of the sandbox itself (a set-up step: a mint, a fee schedule) at once,
+     * on the latest blockhash, paid by the first signer, with a numbered memo; never dropped. When it would fail it is
+     * refused with code −32002 and the ledger's error, and nothing changes.
+     */
+    readonly submit: (
+      instructions: ReadonlyArray<Instruction>,
+      signers: readonly [KeyPairSigner, ...Array<KeyPairSigner>]
+    ) => Effect.Effect<string, LedgerError>
     /** Whether a blockhash is known and still valid at the current block height. */
     readonly isBlockhashValid: (blockhash: string) => Effect.Effect<boolean>
     /** Accepts a wire transaction; answers its signature (landed now, or dropped). */
@@ -564,6 +582,44 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
       return `address: ${recipient} cannot receive lamports (the transfer fails with ${JSON.stringify(err)})`
     }
 
+    const submitLock = yield* Effect.makeSemaphore(1)
+    let submitted = 0
+
+    const submit = Effect.fn("Ledger.submit")(function*(
+      instructions: ReadonlyArray<Instruction>,
+      signers: readonly [KeyPairSigner, ...Array<KeyPairSigner>]
+    ) {
+      const life = clockState()
+      const built = yield* Effect.tryPromise({
+        try: () =>
+          build({
+            format: "legacy",
+            feePayer: signers[0].address,
+            // numbered like airdrops, so identical set-up steps in one slot are distinct transactions
+            instructions: [...instructions, memo(`sandbox set-up #${++submitted}`)],
+            lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
+            signers
+          }),
+        catch: (error) => invalidParams(`invalid set-up transaction: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      const decoded = yield* decode(built.wire)
+      return yield* submitLock.withPermits(1)(Effect.gen(function*() {
+        const simulation = simulateDecoded(decoded, { sigVerify: true, replaceRecentBlockhash: true })
+        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        return yield* land(decoded, decoded.signature ?? "", built.wire, false)
+      }))
+    })
+
+    const advanceEpochs = (epochs: number) =>
+      Effect.sync(() => {
+        const clock = svm.getClock()
+        clock.epoch = clock.epoch + BigInt(Math.max(0, Math.floor(epochs)))
+        clock.leaderScheduleEpoch = clock.epoch + 1n
+        clock.epochStartTimestamp = clock.unixTimestamp
+        svm.setClock(clock)
+        return clock.epoch
+      })
+
     const statusOf = (signature: string, search: boolean): SignatureStatus | null => {
       const status = statuses.get(signature)
       if (status === undefined) return null
@@ -585,6 +641,9 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
     const service: Ledger.Service = {
       clock: Effect.sync(clockState),
       advance,
+      epoch: Effect.sync(() => svm.getClock().epoch),
+      advanceEpochs,
+      submit,
       isBlockhashValid: (blockhash) => Effect.sync(() => isValid(blockhash)),
       send,
       simulate: (wire, simulate = {}) => Effect.map(decode(wire), (decoded) => simulateDecoded(decoded, simulate)),

@@ -79,10 +79,12 @@ export const FeeShareConfigView = Schema.Struct({
 })
 
 /**
- * Sandbox-only: a holding balance. The token's holding-vault authority (a key the sandbox
- * holds, one per token) receives `lamports` on the ledger and holds them for `claimer`, who
- * withdraws them with a claim plan whose `source` is `{ kind: "holding", authority }`. At most
- * 1,000,000 SOL per request.
+ * Sandbox-only: a holding balance. The token's holding-vault authority for the quote mint (a
+ * key the sandbox holds, one per token and quote mint) receives `lamports` on the ledger and
+ * holds them for `claimer`, who withdraws them with a claim plan whose `source` is
+ * `{ kind: "holding", authority }`. In wrapped SOL (the default) the authority receives
+ * lamports; in the sandbox's Token-2022 quote mint `lamports` is a raw token amount minted to
+ * the authority's Token-2022 associated token account. At most 1,000,000,000,000,000 per request.
  *
  * @since 0.1.0
  * @category setup
@@ -91,11 +93,64 @@ export const CreateHoldingInput = Schema.Struct({
   /** The token the balance belongs to. */
   mint: PublicKey,
   claimer: PublicKey,
-  lamports: RawAmount
+  /** Raw amount in the quote mint's smallest unit (lamports for wrapped SOL). */
+  lamports: RawAmount,
+  /** Wrapped SOL when absent, or a mint listed by `quoteMints`. */
+  quoteMint: Schema.optionalWith(PublicKey, { exact: true })
 })
 
 /**
- * A claimer's holding balance: what the authority holds for it now (wrapped SOL on payout).
+ * A transfer-fee schedule of a Token-2022 quote mint: the rate and the cap of each transfer.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const TransferFeeView = Schema.Struct({
+  basisPoints: BasisPoints,
+  maximumFeeRaw: RawAmount,
+  /** The first epoch the schedule applies in. */
+  epoch: RawAmount
+})
+
+/**
+ * A quote mint of the sandbox: wrapped SOL (no transfer fee) or the Token-2022 mint with a
+ * transfer fee, as read from the ledger.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const QuoteMintView = Schema.Struct({
+  mint: PublicKey,
+  tokenProgram: PublicKey,
+  decimals: Schema.Number,
+  /** Mint, transfer-fee-config and withdraw-withheld authority (sandbox-held); null for wrapped SOL. */
+  authority: Schema.NullOr(PublicKey),
+  /** The ledger's current epoch. */
+  epoch: RawAmount,
+  /** The schedule active in the current epoch; null without a transfer fee. */
+  transferFee: Schema.NullOr(TransferFeeView),
+  /** A schedule set but not yet active (Token-2022 applies a new one two epochs later). */
+  scheduledTransferFee: Schema.NullOr(TransferFeeView),
+  /** Fees harvested to the mint (fees withheld in token accounts are not counted). */
+  withheldInMint: RawAmount
+})
+
+/**
+ * Sandbox-only: a new transfer-fee schedule for the Token-2022 quote mint. The sandbox lands
+ * Token-2022's SetTransferFee (signed by the transfer-fee-config authority), which takes effect
+ * two epochs later, then moves the ledger's epoch two forward so that it is active at once.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const SetTransferFeeInput = Schema.Struct({
+  mint: PublicKey,
+  basisPoints: BasisPoints,
+  maximumFeeRaw: RawAmount
+})
+
+/**
+ * A claimer's holding balance: what the authority holds for it now (paid out in `quoteMint`).
  *
  * @since 0.1.0
  * @category setup
@@ -195,6 +250,9 @@ export declare namespace Market {
     readonly createHolding: (input: typeof CreateHoldingInput.Type) => Effect.Effect<typeof HoldingView.Type, Rejection>
     readonly airdrop: (input: typeof AirdropInput.Type) => Effect.Effect<typeof AirdropResult.Type, Rejection>
     readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>
+    /** The quote mints and their transfer-fee schedules, as on the ledger now. */
+    readonly quoteMints: Effect.Effect<ReadonlyArray<typeof QuoteMintView.Type>, Rejection>
+    readonly setTransferFee: (input: typeof SetTransferFeeInput.Type) => Effect.Effect<typeof QuoteMintView.Type, Rejection>
     readonly state: Effect.Effect<typeof LedgerState.Type>
   }
 }

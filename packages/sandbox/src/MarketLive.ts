@@ -4,17 +4,17 @@
  * statistics and lifetime fees, all in memory and deterministic from `Options.seed`.
  *
  * Every transaction the market answers is real: it executes on the `Ledger` with the
- * System, SPL Token, Associated Token Account, Memo and Address Lookup Table programs. The
- * market records the effect of each transaction it builds under the SHA-256 of its message
- * and applies it only when the ledger reports that message landed, so the state changes
- * only when (and because) a transaction lands.
+ * System, SPL Token, Token-2022, Associated Token Account, Memo and Address Lookup Table
+ * programs. The market records the effect of each transaction it builds under the SHA-256 of
+ * its message and applies it only when the ledger reports that message landed, so the state
+ * changes only when (and because) a transaction lands.
  *
  * On-ledger model (per token, keys derived from the seed): the mint (its keypair held by the
  * sandbox), the pool authority (a system account holding the pool's SOL reserve and the
  * unpaid fees, and owning the pool's token vault), the token vault (its associated token
  * account). Fees are paid out in wrapped SOL to the claimer's associated token account.
  *
- * Aggregate vaults (one per wallet and quote mint; wrapped SOL is the only quote mint): the
+ * Aggregate vaults (one per wallet and quote mint; wrapped SOL is their only quote mint): the
  * partner's share of every fee and, on migrated (DAMM v2) pools, the deployer's (creator's)
  * share accrue as pending amounts on the pool authority and move into the vault when claimed.
  * A partner withdraws with the partner-claim entries (one settling entry per token, the last
@@ -25,10 +25,15 @@
  * one transaction pre-signed by the pool authorities and the vault. Any other source claims
  * the share only and leaves the vault alone.
  *
- * Holdings: a token's holding-vault authority (a sandbox-held key) holds balances for
- * claimers, funded by the sandbox-only `createHolding`. A claim plan with
- * `source: { kind: "holding", authority }` pays the claimer's whole balance out
- * (`holding_claim`; the user pays the fees, the authority pre-signs).
+ * Holdings: a token's holding-vault authority (a sandbox-held key, one per token and quote
+ * mint) holds balances for claimers, funded by the sandbox-only `createHolding`. A claim plan
+ * with `source: { kind: "holding", authority }` pays the claimer's whole balance out
+ * (`holding_claim`; the user pays the fees, the authority pre-signs), in the holding's quote
+ * mint: wrapped SOL, or the sandbox's Token-2022 quote mint (`quoteMint2022`), whose transfers
+ * cost a transfer fee. Such a payout is a Token-2022 TransferCheckedWithFee stating the fee of
+ * the schedule active when the plan was built, so it fails on the ledger (FeeMismatch) if the
+ * schedule changed since; the plan's `feeLimits` are checked against that schedule when it is
+ * built. Swaps, pools, positions and aggregate vaults are wrapped SOL only.
  *
  * @since 0.1.0
  */
@@ -56,7 +61,9 @@ import {
   type HoldingView,
   type LedgerState,
   Market,
-  Rejection
+  type QuoteMintView,
+  Rejection,
+  type SetTransferFeeInput
 } from "./Market.js"
 import type { Options } from "./Options.js"
 
@@ -88,6 +95,24 @@ export const economics = {
   decimals: 6,
   /** Slippage of an `auto` quote. */
   autoSlippageBps: 50
+} as const
+
+/**
+ * The sandbox's Token-2022 quote mint: created on the ledger when the market starts, from keys
+ * derived from the seed (the sandbox holds the mint, mint authority, transfer-fee-config and
+ * withdraw-withheld authority keys), with a TransferFeeConfig extension and this initial
+ * schedule: `basisPoints` of every transfer, at most `maximumFee` (raw units).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const quoteMint2022 = {
+  decimals: 6,
+  basisPoints: 100,
+  maximumFee: 5_000_000n,
+  /** Seed labels of the mint's keypair and of its authority. */
+  mintLabel: "quote-mint/token-2022/mint",
+  authorityLabel: "quote-mint/token-2022/authority"
 } as const
 
 /**
@@ -160,8 +185,19 @@ interface AggregateVault {
   claimed: bigint
 }
 
-/** Balances a token's holding-vault authority holds for claimers. */
+/** A quote mint: the asset a payout moves. */
+interface Quote {
+  readonly mint: Address
+  readonly tokenProgram: Address
+  readonly decimals: number
+}
+
+const wrappedSol: Quote = { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM, decimals: 9 }
+
+/** Balances a token's holding-vault authority holds for claimers in one quote mint. */
 interface Holding {
+  readonly tokenMint: string
+  readonly quote: Quote
   readonly authority: KeyPairSigner
   readonly balances: Map<string, { held: bigint; claimed: bigint }>
 }
@@ -217,6 +253,27 @@ export const make = (options: Pick<Options, "seed">) =>
 
     const signer = (label: string) => Effect.promise(() => deriveSigner(seed, label))
     const rentExempt = ledger.minimumBalance(0)
+
+    // the Token-2022 quote mint, created now so that it is on the ledger from the start
+    const extended = yield* Effect.gen(function*() {
+      const mint = yield* signer(quoteMint2022.mintLabel)
+      const authority = yield* signer(quoteMint2022.authorityLabel)
+      yield* ledger.airdrop(authority.address, 10n * 1_000_000_000n)
+      const size = Programs.TRANSFER_FEE_MINT_SIZE
+      yield* ledger.submit([
+        Programs.createAccount(authority.address, mint.address, ledger.minimumBalance(size), size, Programs.TOKEN_2022_PROGRAM),
+        Programs.initializeTransferFeeConfig(
+          mint.address,
+          authority.address,
+          authority.address,
+          quoteMint2022.basisPoints,
+          quoteMint2022.maximumFee
+        ),
+        Programs.initializeMint2(mint.address, quoteMint2022.decimals, authority.address, Programs.TOKEN_2022_PROGRAM)
+      ], [authority, mint])
+      const quote: Quote = { mint: mint.address, tokenProgram: Programs.TOKEN_2022_PROGRAM, decimals: quoteMint2022.decimals }
+      return { quote, authority }
+    }).pipe(Effect.orDie)
 
     const lifetime = Effect.map(ledger.clock, (clock) => ({
       blockhash: clock.blockhash,
@@ -803,7 +860,7 @@ export const make = (options: Pick<Options, "seed">) =>
      * address derived from the claimer and the claim's number, so a second transaction built for
      * the same claim fails on the ledger instead of paying again.
      */
-    const receipt = (kind: "p" | "h", state: TokenState, wallet: Address) =>
+    const receipt = (kind: "p" | "h" | "t", state: TokenState, wallet: Address) =>
       Effect.gen(function*() {
         const key = `${kind}/${state.mint.address}/${wallet}`
         const n = landedClaims.get(key) ?? 0
@@ -817,29 +874,53 @@ export const make = (options: Pick<Options, "seed">) =>
 
     /** The token's holding vault whose authority is `authority`. */
     const holdingOf = (state: TokenState, authority: string) => {
-      const holding = holdings.get(state.mint.address)
-      return holding === undefined || holding.authority.address !== authority
+      const holding = [...holdings.values()].find((h) =>
+        h.tokenMint === state.mint.address && h.authority.address === authority
+      )
+      return holding === undefined
         ? Effect.fail(reject(400, `source.authority ${authority} is not a holding-vault authority of token ${state.mint.address}`))
         : Effect.succeed(holding)
     }
 
-    /** A holding balance: the token's holding-vault authority pays the claimer what it holds. */
-    const holdingPayout = (state: TokenState, wallet: Address, authority: string, wsolAta: Address) =>
+    /**
+     * A holding balance: the token's holding-vault authority pays the claimer what it holds. In
+     * the Token-2022 quote mint, a TransferCheckedWithFee from the authority's token account
+     * stating the fee of `transferFee` (the schedule active now): the claimer receives the amount
+     * less that fee, and the transfer fails on the ledger if the fee at execution is another.
+     */
+    const holdingPayout = (
+      state: TokenState,
+      wallet: Address,
+      holding: Holding,
+      payoutAta: Address,
+      transferFee: Programs.TransferFee | undefined
+    ) =>
       Effect.gen(function*() {
-        const holding = yield* holdingOf(state, authority)
+        const authority = holding.authority.address
         const entry = holding.balances.get(wallet)
         const amount = entry?.held ?? 0n
         if (entry === undefined || amount === 0n) {
           return yield* reject(400, `nothing to claim: holding vault authority ${authority} holds nothing for ${wallet} in ${state.mint.address}`)
         }
-        const once = yield* receipt("h", state, wallet)
+        const quote = holding.quote
+        const native = quote.mint === Programs.NATIVE_MINT
+        const once = yield* receipt(native ? "h" : "t", state, wallet)
+        const transfer: ReadonlyArray<Instruction> = native
+          ? [Programs.transferSol(authority, payoutAta, amount, [state.mint.address]), Programs.syncNative(payoutAta)]
+          : [
+            Programs.transferCheckedWithFee(
+              yield* Effect.promise(() => Programs.associatedTokenAddress(authority, quote.mint, quote.tokenProgram)),
+              quote.mint,
+              payoutAta,
+              authority,
+              amount,
+              quote.decimals,
+              transferFee === undefined ? 0n : Programs.transferFeeOf(transferFee, amount)
+            )
+          ]
         const payout: Payout = {
           operation: { kind: "holding_claim", baseMint: state.mint.address, wallet, authority },
-          instructions: [
-            once.instruction,
-            Programs.transferSol(holding.authority.address, wsolAta, amount, [state.mint.address]),
-            Programs.syncNative(wsolAta)
-          ],
+          instructions: [once.instruction, ...transfer],
           signers: [holding.authority],
           apply: () => {
             once.landed()
@@ -911,6 +992,62 @@ export const make = (options: Pick<Options, "seed">) =>
         return payout
       })
 
+    /** The transfer-fee schedule of a quote mint active in the ledger's current epoch; none without one. */
+    const activeTransferFee = (quote: Quote) =>
+      Effect.gen(function*() {
+        if (quote.tokenProgram !== Programs.TOKEN_2022_PROGRAM) return undefined
+        const account = yield* ledger.account(quote.mint)
+        const config = Option.flatMap(account, (a) => Option.fromNullable(Programs.transferFeeConfig(a.data)))
+        if (Option.isNone(config)) return undefined
+        return Programs.epochTransferFee(config.value, yield* ledger.epoch)
+      })
+
+    /**
+     * Checks the request's fee limits against the active schedule of the plan's asset: each must
+     * name that asset (once), its `basisPoints` must be at least the active rate and its
+     * `maximumFeeRaw` at least the active cap (each checked on its own). Answers the limits the
+     * plan applies: the request's, or by default the active schedule (none without a transfer fee).
+     */
+    const applyFeeLimits = (
+      limits: ReadonlyArray<Claims.FeeLimit> | null | undefined,
+      quote: Quote,
+      active: Programs.TransferFee | undefined
+    ) =>
+      Effect.gen(function*() {
+        const asset = { mint: quote.mint, tokenProgram: quote.tokenProgram }
+        if (limits === undefined || limits === null) {
+          const observed: ReadonlyArray<Claims.FeeLimit> = active === undefined
+            ? []
+            : [{ asset, basisPoints: active.basisPoints, maximumFeeRaw: active.maximumFee }]
+          return observed
+        }
+        const rate = active?.basisPoints ?? 0
+        const cap = active?.maximumFee ?? 0n
+        for (const [i, limit] of limits.entries()) {
+          if (limit.asset.mint !== quote.mint || limit.asset.tokenProgram !== quote.tokenProgram) {
+            return yield* reject(
+              400,
+              `feeLimits[${i}].asset: ${limit.asset.mint} (${limit.asset.tokenProgram}) is not the asset of the plan, ` +
+                `${quote.mint} (${quote.tokenProgram})`
+            )
+          }
+          if (i > 0) return yield* reject(400, `feeLimits[${i}].asset: a second limit for ${quote.mint}`)
+          const exceeded: Array<string> = []
+          if (rate > limit.basisPoints) {
+            exceeded.push(
+              `feeLimits[${i}].basisPoints: the active transfer-fee rate of ${quote.mint} is ${rate} bps, above the limit of ${limit.basisPoints} bps`
+            )
+          }
+          if (cap > limit.maximumFeeRaw) {
+            exceeded.push(
+              `feeLimits[${i}].maximumFeeRaw: the active transfer-fee cap of ${quote.mint} is ${cap}, above the limit of ${limit.maximumFeeRaw}`
+            )
+          }
+          if (exceeded.length > 0) return yield* reject(400, exceeded.join("; "))
+        }
+        return limits
+      })
+
     const createPlan = Effect.fn("Market.createPlan")(function*(request: Claims.ClaimPlanRequest) {
       const state = yield* token(request.tokenMint)
       const source = request.source
@@ -921,23 +1058,29 @@ export const make = (options: Pick<Options, "seed">) =>
           return yield* reject(400, `pool ${source.pool} is not the ${source.protocol} pool of ${request.tokenMint}`)
         }
       }
-      if (source?.kind === "holding") yield* holdingOf(state, source.authority)
-      if (request.quoteMint !== undefined && request.quoteMint !== null && request.quoteMint !== Programs.NATIVE_MINT) {
+      const holding = source?.kind === "holding" ? yield* holdingOf(state, source.authority) : undefined
+      const quote = holding?.quote ?? wrappedSol
+      if (request.quoteMint !== undefined && request.quoteMint !== null && request.quoteMint !== quote.mint) {
         const selected = source?.kind === "holding"
           ? `the quote mint of holding vault ${source.authority}`
           : `the quote mint of the fee-share config of ${request.tokenMint}`
-        return yield* reject(400, `quoteMint ${request.quoteMint} does not match ${selected} (${Programs.NATIVE_MINT})`)
+        return yield* reject(400, `quoteMint ${request.quoteMint} does not match ${selected} (${quote.mint})`)
       }
+      const transferFee = yield* activeTransferFee(quote)
+      const feeLimits = yield* applyFeeLimits(request.feeLimits, quote, transferFee)
       const wsolAta = yield* Effect.promise(() => Programs.associatedTokenAddress(wallet, Programs.NATIVE_MINT))
-      const payout = source?.kind === "holding"
-        ? yield* holdingPayout(state, wallet, source.authority, wsolAta)
+      const payoutAta = quote.mint === Programs.NATIVE_MINT
+        ? wsolAta
+        : yield* Effect.promise(() => Programs.associatedTokenAddress(wallet, quote.mint, quote.tokenProgram))
+      const payout = holding !== undefined
+        ? yield* holdingPayout(state, wallet, holding, payoutAta, transferFee)
         : yield* positionPayout(state, wallet, source, wsolAta)
       const format = request.transactionFormat ?? "v0"
       const base = {
         contractVersion: 1 as const,
         operation: payout.operation,
-        asset: { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM, decimals: 9 },
-        feeLimits: request.feeLimits ?? []
+        asset: { mint: quote.mint, tokenProgram: quote.tokenProgram, decimals: quote.decimals },
+        feeLimits
       }
       const extra = request.additionalLookupTables ?? []
       let lookupTables: AddressesByLookupTableAddress | undefined
@@ -981,7 +1124,7 @@ export const make = (options: Pick<Options, "seed">) =>
         build: {
           format,
           feePayer: wallet,
-          instructions: [Programs.createAssociatedTokenIdempotent(wallet, wsolAta, wallet, Programs.NATIVE_MINT)],
+          instructions: [Programs.createAssociatedTokenIdempotent(wallet, payoutAta, wallet, quote.mint, quote.tokenProgram)],
           lifetime: life,
           signers: [],
           budget,
@@ -1156,24 +1299,110 @@ export const make = (options: Pick<Options, "seed">) =>
       if (input.lamports > Ledger.maxAirdropLamports) {
         return yield* reject(400, `lamports must be at most ${Ledger.maxAirdropLamports} (1,000,000 SOL) per holding`)
       }
-      const holding: Holding = holdings.get(state.mint.address) ?? {
-        authority: yield* signer(`token/${state.index}/holding-authority`),
+      const quote = yield* quoteOf(input.quoteMint)
+      const key = `${state.mint.address}/${quote.mint}`
+      const holding: Holding = holdings.get(key) ?? {
+        tokenMint: state.mint.address,
+        quote,
+        // wrapped SOL keeps the authority it always had; another quote mint has its own
+        authority: yield* signer(
+          quote === wrappedSol ? `token/${state.index}/holding-authority` : `token/${state.index}/holding-authority/${quote.mint}`
+        ),
         balances: new Map()
       }
-      yield* fundRent("holding authority", holding.authority.address)
-      yield* fund(holding.authority.address, input.lamports)
+      if (quote === wrappedSol) {
+        yield* fundRent("holding authority", holding.authority.address)
+        yield* fund(holding.authority.address, input.lamports)
+      } else {
+        const vault = yield* Effect.promise(() =>
+          Programs.associatedTokenAddress(holding.authority.address, quote.mint, quote.tokenProgram)
+        )
+        yield* submitAs2022Authority(`mint ${input.lamports} of ${quote.mint} to the holding vault ${vault}`, [
+          Programs.createAssociatedTokenIdempotent(
+            extended.authority.address,
+            vault,
+            holding.authority.address,
+            quote.mint,
+            quote.tokenProgram
+          ),
+          Programs.mintTo(quote.mint, vault, extended.authority.address, input.lamports, quote.tokenProgram)
+        ])
+      }
       const entry = holding.balances.get(input.claimer) ?? { held: 0n, claimed: 0n }
       entry.held += input.lamports
       holding.balances.set(input.claimer, entry)
-      holdings.set(state.mint.address, holding)
+      holdings.set(key, holding)
       const view: typeof HoldingView.Type = {
         mint: state.mint.address,
         claimer: input.claimer,
         authority: holding.authority.address,
-        quoteMint: Programs.NATIVE_MINT,
+        quoteMint: quote.mint,
         held: entry.held
       }
       return view
+    }, setupLock.withPermits(1))
+
+    /** Wrapped SOL when absent, or the Token-2022 quote mint; another mint is a 400. */
+    const quoteOf = (mint: string | undefined) =>
+      mint === undefined || mint === Programs.NATIVE_MINT
+        ? Effect.succeed(wrappedSol)
+        : mint === extended.quote.mint
+        ? Effect.succeed(extended.quote)
+        : Effect.fail(reject(
+          400,
+          `quoteMint: ${mint} is not a quote mint of the sandbox (wrapped SOL ${Programs.NATIVE_MINT} or the Token-2022 mint ${extended.quote.mint})`
+        ))
+
+    /** Lands a set-up transaction paid and signed by the Token-2022 quote mint's authority. */
+    const submitAs2022Authority = (what: string, instructions: ReadonlyArray<Instruction>) =>
+      Effect.gen(function*() {
+        const authority = extended.authority
+        const balance = yield* ledger.balance(authority.address)
+        if (balance < 1_000_000_000n) yield* fund(authority.address, 10n * 1_000_000_000n)
+        return yield* Effect.mapError(
+          ledger.submit(instructions, [authority]),
+          (error) => reject(400, `could not ${what}: ${error.message}`)
+        )
+      })
+
+    const quoteMintView = (quote: Quote) =>
+      Effect.gen(function*() {
+        const epoch = yield* ledger.epoch
+        const account = yield* ledger.account(quote.mint)
+        const config = Option.getOrUndefined(
+          Option.flatMap(account, (a) => Option.fromNullable(Programs.transferFeeConfig(a.data)))
+        )
+        const feeView = (fee: Programs.TransferFee) => ({
+          basisPoints: fee.basisPoints,
+          maximumFeeRaw: fee.maximumFee,
+          epoch: fee.epoch
+        })
+        const view: typeof QuoteMintView.Type = {
+          mint: quote.mint,
+          tokenProgram: quote.tokenProgram,
+          decimals: quote.decimals,
+          authority: quote === extended.quote ? extended.authority.address : null,
+          epoch,
+          transferFee: config === undefined ? null : feeView(Programs.epochTransferFee(config, epoch)),
+          scheduledTransferFee: config === undefined || epoch >= config.newer.epoch ? null : feeView(config.newer),
+          withheldInMint: config?.withheldAmount ?? 0n
+        }
+        return view
+      })
+
+    const quoteMints = Effect.all([quoteMintView(wrappedSol), quoteMintView(extended.quote)])
+
+    const setTransferFee = Effect.fn("Market.setTransferFee")(function*(input: typeof SetTransferFeeInput.Type) {
+      if (input.mint !== extended.quote.mint) {
+        return yield* reject(400, `mint: ${input.mint} is not the sandbox's Token-2022 quote mint ${extended.quote.mint}`)
+      }
+      yield* submitAs2022Authority(
+        `set the transfer fee of ${input.mint}`,
+        [Programs.setTransferFee(extended.quote.mint, extended.authority.address, input.basisPoints, input.maximumFeeRaw)]
+      )
+      // Token-2022 applies the new schedule two epochs after the current one: those epochs pass now
+      yield* ledger.advanceEpochs(2)
+      return yield* quoteMintView(extended.quote)
     }, setupLock.withPermits(1))
 
     const airdrop = Effect.fn("Market.airdrop")(function*(input: typeof AirdropInput.Type) {
@@ -1191,8 +1420,16 @@ export const make = (options: Pick<Options, "seed">) =>
 
     const advanceSlots = (input: typeof AdvanceSlotsInput.Type) => Effect.map(ledger.advance(input.slots), clockView)
 
-    const state = Effect.map(ledger.clock, (clock): typeof LedgerState.Type => ({
+    const state = Effect.map(Effect.zip(ledger.clock, quoteMints), ([clock, quoteMintViews]): typeof LedgerState.Type => ({
       clock: clockView(clock),
+      quoteMints: quoteMintViews.map((q) => ({
+        mint: q.mint,
+        tokenProgram: q.tokenProgram,
+        decimals: q.decimals,
+        transferFee: q.transferFee === null
+          ? null
+          : { basisPoints: q.transferFee.basisPoints, maximumFeeRaw: q.transferFee.maximumFeeRaw.toString() }
+      })),
       tokens: [...tokens.values()].map((t) => ({
         mint: t.mint.address,
         symbol: t.symbol,
@@ -1235,9 +1472,10 @@ export const make = (options: Pick<Options, "seed">) =>
         balance: v.balance.toString(),
         claimed: v.claimed.toString()
       })),
-      holdings: [...holdings].flatMap(([mint, h]) =>
+      holdings: [...holdings.values()].flatMap((h) =>
         [...h.balances].map(([claimer, b]) => ({
-          mint,
+          mint: h.tokenMint,
+          quoteMint: h.quote.mint,
           authority: h.authority.address,
           claimer,
           held: b.held.toString(),
@@ -1270,6 +1508,8 @@ export const make = (options: Pick<Options, "seed">) =>
       createHolding,
       airdrop,
       advanceSlots,
+      quoteMints,
+      setTransferFee,
       state
     }
     return service

@@ -1,7 +1,8 @@
 /**
  * Sandbox-only operations, under `{root_url}/sandbox/...`: set-up steps the real service
- * performs elsewhere (create a token, a fee-share config, airdrop SOL, move the block
- * clock, read the ledger state) and test helpers (enable MFA for a wallet, revoke a key,
+ * performs elsewhere (create a token, a fee-share config, a holding, airdrop SOL, list the
+ * quote mints and change the Token-2022 quote mint's transfer fee, move the block clock,
+ * read the ledger state) and test helpers (enable MFA for a wallet, revoke a key,
  * list the EVM fixtures). They need no API key and are never rate-limited. NOT part of the
  * service contract: nothing outside the sandbox answers them.
  *
@@ -96,7 +97,21 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
     HttpApiEndpoint.post("createHolding", "/holdings")
       .setPayload(Market.CreateHoldingInput)
       .addSuccess(Envelope.Success(Market.HoldingView))
-      .annotate(OpenApi.Summary, "Sandbox-only: hold lamports for a claimer in the token's holding vault")
+      .annotate(OpenApi.Summary, "Sandbox-only: hold a balance (wrapped SOL or the Token-2022 quote mint) for a claimer in the token's holding vault")
+  )
+  .add(
+    HttpApiEndpoint.get("quoteMints", "/quote-mints")
+      .addSuccess(Envelope.Success(Schema.Array(Market.QuoteMintView)))
+      .annotate(OpenApi.Summary, "Sandbox-only: the quote mints (wrapped SOL, the Token-2022 mint) and their transfer fees")
+  )
+  .add(
+    HttpApiEndpoint.post("setTransferFee", "/quote-mints/transfer-fee")
+      .setPayload(Market.SetTransferFeeInput)
+      .addSuccess(Envelope.Success(Market.QuoteMintView))
+      .annotate(
+        OpenApi.Summary,
+        "Sandbox-only: a new transfer-fee schedule for the Token-2022 quote mint (SetTransferFee, then two epochs pass)"
+      )
   )
   .add(
     HttpApiEndpoint.post("advanceSlots", "/slots/advance")

@@ -186,6 +186,8 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
         )
         .handle("airdrop", ({ payload }) => op("sandbox.airdrop", market.airdrop(payload)))
         .handle("createHolding", ({ payload }) => op("sandbox.createHolding", market.createHolding(payload)))
+        .handle("quoteMints", () => op("sandbox.quoteMints", market.quoteMints))
+        .handle("setTransferFee", ({ payload }) => op("sandbox.setTransferFee", market.setTransferFee(payload)))
         .handle("advanceSlots", ({ payload }) => op("sandbox.advanceSlots", market.advanceSlots(payload)))
         .handle("state", () => market.state)
         .handle("enableMfa", ({ payload }) => accounts.enableMfa(payload.wallet))

@@ -1,7 +1,8 @@
 /**
- * Instruction builders for the programs LiteSVM preloads (System, SPL Token, Associated
- * Token Account, Memo v3, Address Lookup Table). Hand-written layouts: the program clients
- * published for Kit do not all resolve to the Kit version the sandbox uses.
+ * Instruction builders for the programs LiteSVM preloads (System, SPL Token, Token-2022 with
+ * its transfer-fee extension, Associated Token Account, Memo v3, Address Lookup Table).
+ * Hand-written layouts: the program clients published for Kit do not all resolve to the Kit
+ * version the sandbox uses.
  */
 import {
   AccountRole,
@@ -17,6 +18,8 @@ import {
 
 export const SYSTEM_PROGRAM = address("11111111111111111111111111111111")
 export const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+/** The extended token program (Token-2022). */
+export const TOKEN_2022_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 export const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
 export const ALT_PROGRAM = address("AddressLookupTab1e1111111111111111111111111")
@@ -53,11 +56,15 @@ const writable = (account: Address) => ({ address: account, role: AccountRole.WR
 const signer = (account: Address) => ({ address: account, role: AccountRole.READONLY_SIGNER })
 const writableSigner = (account: Address) => ({ address: account, role: AccountRole.WRITABLE_SIGNER })
 
-/** The associated token account of `owner` for `mint` (standard token program). */
-export const associatedTokenAddress = async (owner: Address, mint: Address): Promise<Address> => {
+/** The associated token account of `owner` for `mint` (of `tokenProgram`, the standard one by default). */
+export const associatedTokenAddress = async (
+  owner: Address,
+  mint: Address,
+  tokenProgram: Address = TOKEN_PROGRAM
+): Promise<Address> => {
   const [ata] = await getProgramDerivedAddress({
     programAddress: ATA_PROGRAM,
-    seeds: [addressEncoder.encode(owner), addressEncoder.encode(TOKEN_PROGRAM), addressEncoder.encode(mint)]
+    seeds: [addressEncoder.encode(owner), addressEncoder.encode(tokenProgram), addressEncoder.encode(mint)]
   })
   return ata
 }
@@ -116,16 +123,27 @@ export const createAccountWithSeed = (
   }
 }
 
-/** SPL Token InitializeMint2 (no freeze authority). */
-export const initializeMint2 = (mint: Address, decimals: number, mintAuthority: Address): Instruction => ({
-  programAddress: TOKEN_PROGRAM,
+/** SPL Token (or Token-2022) InitializeMint2 (no freeze authority). */
+export const initializeMint2 = (
+  mint: Address,
+  decimals: number,
+  mintAuthority: Address,
+  tokenProgram: Address = TOKEN_PROGRAM
+): Instruction => ({
+  programAddress: tokenProgram,
   accounts: [writable(mint)],
   data: concat([20, decimals], addressEncoder.encode(mintAuthority), [0])
 })
 
-/** SPL Token MintTo. */
-export const mintTo = (mint: Address, destination: Address, authority: Address, amount: bigint): Instruction => ({
-  programAddress: TOKEN_PROGRAM,
+/** SPL Token (or Token-2022) MintTo. */
+export const mintTo = (
+  mint: Address,
+  destination: Address,
+  authority: Address,
+  amount: bigint,
+  tokenProgram: Address = TOKEN_PROGRAM
+): Instruction => ({
+  programAddress: tokenProgram,
   accounts: [writable(mint), writable(destination), signer(authority)],
   data: concat([7], u64Bytes(amount))
 })
@@ -144,8 +162,14 @@ export const syncNative = (account: Address): Instruction => ({
   data: new Uint8Array([17])
 })
 
-/** Associated Token Account CreateIdempotent. */
-export const createAssociatedTokenIdempotent = (payer: Address, ata: Address, owner: Address, mint: Address): Instruction => ({
+/** Associated Token Account CreateIdempotent (for a mint of `tokenProgram`, the standard one by default). */
+export const createAssociatedTokenIdempotent = (
+  payer: Address,
+  ata: Address,
+  owner: Address,
+  mint: Address,
+  tokenProgram: Address = TOKEN_PROGRAM
+): Instruction => ({
   programAddress: ATA_PROGRAM,
   accounts: [
     writableSigner(payer),
@@ -153,7 +177,7 @@ export const createAssociatedTokenIdempotent = (payer: Address, ata: Address, ow
     readonly(owner),
     readonly(mint),
     readonly(SYSTEM_PROGRAM),
-    readonly(TOKEN_PROGRAM)
+    readonly(tokenProgram)
   ],
   data: new Uint8Array([1])
 })
@@ -201,3 +225,126 @@ export const lookupTableAddresses = (data: Uint8Array): ReadonlyArray<Address> |
 /** The token amount of an SPL token account's data. */
 export const tokenAmount = (data: Uint8Array): bigint | undefined =>
   data.length >= 72 ? new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true) : undefined
+
+// ---- Token-2022 transfer fees ----------------------------------------------------------------
+
+/**
+ * Size of a Token-2022 mint with the TransferFeeConfig extension only: the 82-byte mint, padding
+ * to 165, the account-type byte, then the extension's type (u16), length (u16) and 108 bytes.
+ */
+export const TRANSFER_FEE_MINT_SIZE = 165 + 1 + 4 + 108
+
+/** Token-2022's `TransferFeeExtension` instruction; its sub-instruction follows. */
+const TRANSFER_FEE_EXTENSION = 26
+const u16Bytes = (n: number): Uint8Array => new Uint8Array([n & 0xff, (n >> 8) & 0xff])
+
+/**
+ * Token-2022 InitializeTransferFeeConfig (before InitializeMint2): the rate in basis points and
+ * the cap, with both authorities set. Token-2022 records it as the schedule of the current epoch.
+ */
+export const initializeTransferFeeConfig = (
+  mint: Address,
+  configAuthority: Address,
+  withdrawAuthority: Address,
+  basisPoints: number,
+  maximumFee: bigint
+): Instruction => ({
+  programAddress: TOKEN_2022_PROGRAM,
+  accounts: [writable(mint)],
+  data: concat(
+    [TRANSFER_FEE_EXTENSION, 0, 1],
+    addressEncoder.encode(configAuthority),
+    [1],
+    addressEncoder.encode(withdrawAuthority),
+    u16Bytes(basisPoints),
+    u64Bytes(maximumFee)
+  )
+})
+
+/**
+ * Token-2022 TransferCheckedWithFee: moves `amount` (the destination receives `amount - fee`,
+ * the fee is withheld in the destination account). Fails with `FeeMismatch` (custom error 32)
+ * unless `fee` is the fee of the mint's schedule active at execution.
+ */
+export const transferCheckedWithFee = (
+  source: Address,
+  mint: Address,
+  destination: Address,
+  authority: Address,
+  amount: bigint,
+  decimals: number,
+  fee: bigint
+): Instruction => ({
+  programAddress: TOKEN_2022_PROGRAM,
+  accounts: [writable(source), readonly(mint), writable(destination), signer(authority)],
+  data: concat([TRANSFER_FEE_EXTENSION, 1], u64Bytes(amount), [decimals], u64Bytes(fee))
+})
+
+/** Token-2022 SetTransferFee: the new schedule becomes active two epochs after the current one. */
+export const setTransferFee = (mint: Address, authority: Address, basisPoints: number, maximumFee: bigint): Instruction => ({
+  programAddress: TOKEN_2022_PROGRAM,
+  accounts: [writable(mint), signer(authority)],
+  data: concat([TRANSFER_FEE_EXTENSION, 5], u16Bytes(basisPoints), u64Bytes(maximumFee))
+})
+
+/** A transfer-fee schedule: from `epoch` on, `basisPoints` of each transfer, at most `maximumFee`. */
+export interface TransferFee {
+  readonly epoch: bigint
+  readonly maximumFee: bigint
+  readonly basisPoints: number
+}
+
+/** The TransferFeeConfig extension of a Token-2022 mint. */
+export interface TransferFeeConfig {
+  readonly withheldAmount: bigint
+  readonly older: TransferFee
+  readonly newer: TransferFee
+}
+
+/** The value of the TLV extension `type` of a Token-2022 mint or account (after the 166-byte base). */
+const extension = (data: Uint8Array, type: number): DataView | undefined => {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  let offset = 166
+  while (offset + 4 <= data.length) {
+    const found = view.getUint16(offset, true)
+    const length = view.getUint16(offset + 2, true)
+    if (offset + 4 + length > data.length) return undefined
+    if (found === type) return new DataView(data.buffer, data.byteOffset + offset + 4, length)
+    if (found === 0) return undefined
+    offset += 4 + length
+  }
+  return undefined
+}
+
+const transferFeeAt = (view: DataView, at: number): TransferFee => ({
+  epoch: view.getBigUint64(at, true),
+  maximumFee: view.getBigUint64(at + 8, true),
+  basisPoints: view.getUint16(at + 16, true)
+})
+
+/** The TransferFeeConfig of a Token-2022 mint's data (extension type 1), if it has one. */
+export const transferFeeConfig = (data: Uint8Array): TransferFeeConfig | undefined => {
+  const view = extension(data, 1)
+  if (view === undefined || view.byteLength < 108) return undefined
+  return { withheldAmount: view.getBigUint64(64, true), older: transferFeeAt(view, 72), newer: transferFeeAt(view, 90) }
+}
+
+/** The schedule Token-2022 applies in `epoch`: the newer one from its epoch on, the older one before. */
+export const epochTransferFee = (config: TransferFeeConfig, epoch: bigint): TransferFee =>
+  epoch >= config.newer.epoch ? config.newer : config.older
+
+/**
+ * The fee Token-2022 charges on a transfer of `amount` under `fee`:
+ * `min(ceil(amount * basisPoints / 10000), maximumFee)`, 0 for a zero rate or amount.
+ */
+export const transferFeeOf = (fee: Pick<TransferFee, "basisPoints" | "maximumFee">, amount: bigint): bigint => {
+  if (fee.basisPoints === 0 || amount === 0n) return 0n
+  const raw = (amount * BigInt(fee.basisPoints) + 9_999n) / 10_000n
+  return raw < fee.maximumFee ? raw : fee.maximumFee
+}
+
+/** The amount withheld in a Token-2022 account (its TransferFeeAmount extension, type 2); 0 without one. */
+export const withheldAmount = (data: Uint8Array): bigint => {
+  const view = extension(data, 2)
+  return view === undefined || view.byteLength < 8 ? 0n : view.getBigUint64(0, true)
+}

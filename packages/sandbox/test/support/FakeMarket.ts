@@ -155,6 +155,18 @@ export const layer = Layer.succeed(Market, {
   airdrop: (input) => Effect.succeed({ signature: "airdrop-1", balance: input.lamports }),
   advanceSlots: (input) =>
     Effect.succeed({ slot: BigInt(input.slots), blockHeight: BigInt(input.slots), blockhash: keys.blockhash }),
+  quoteMints: Effect.succeed([]),
+  setTransferFee: (input) =>
+    Effect.succeed({
+      mint: input.mint,
+      tokenProgram: keys.quoteMint,
+      decimals: 6,
+      authority: null,
+      epoch: 2n,
+      transferFee: { basisPoints: input.basisPoints, maximumFeeRaw: input.maximumFeeRaw, epoch: 2n },
+      scheduledTransferFee: null,
+      withheldInMint: 0n
+    }),
   state: Effect.succeed({
     clock: { slot: 1n, blockHeight: 1n, blockhash: keys.blockhash },
     tokens: []
