@@ -73,6 +73,14 @@ export const Config = Schema.Struct({
   dryRun: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }),
   /** The journal and workflow database (a SQLite file). */
   database: Schema.optionalWith(Schema.NonEmptyString, { exact: true, default: () => "feeshare-keeper.db" }),
+  /**
+   * A client-side budget of API requests (the client's `RateBudget`): the keeper stays under
+   * `limit` requests in any `windowSeconds`. Absent: only the service's own headers.
+   */
+  rateBudget: Schema.optionalWith(
+    Schema.Struct({ limit: Schema.Int.pipe(Schema.positive()), windowSeconds: Schema.Number.pipe(Schema.positive()) }),
+    { exact: true }
+  ),
   /** Seconds between passes of `keeper run`. */
   intervalSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { exact: true, default: () => 60 }),
   /** Wallets worked on at the same time. */
@@ -181,9 +189,8 @@ export const load = Effect.fn("Policy.load")(function*(path: string) {
  * @since 0.1.0
  * @category models
  */
-export type Overrides = Partial<
-  Pick<
-    Config,
+export type Overrides = {
+  readonly [K in
     | "dryRun"
     | "database"
     | "transactionFormat"
@@ -191,9 +198,8 @@ export type Overrides = Partial<
     | "maxFeesPerHourLamports"
     | "minClaimableLamports"
     | "intervalSeconds"
-    | "concurrency"
-  >
->
+    | "concurrency"]?: Config[K] | undefined
+}
 
 /**
  * The configuration with the overrides that are set.
