@@ -24,8 +24,8 @@ export const build = async (outdir: string = dist): Promise<void> => {
     platform: "node",
     target: "node20",
     conditions: ["@feeshare/source"],
-    // native: LiteSVM (a dependency), and the optional accelerators of ws and msgpackr
-    external: ["litesvm", "bufferutil", "utf-8-validate", "msgpackr-extract"],
+    // native: LiteSVM and libsql (dependencies), and the optional accelerators of ws and msgpackr
+    external: ["litesvm", "@libsql/client", "bufferutil", "utf-8-validate", "msgpackr-extract"],
     minify: true,
     sourcemap: "linked",
     sourcesContent: false,
@@ -46,6 +46,9 @@ export const build = async (outdir: string = dist): Promise<void> => {
   const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint !== undefined)
   if (entry?.[1].imports.some((imported) => imported.path === "litesvm" && imported.kind === "import-statement")) {
     throw new Error("cli build: the entry chunk imports litesvm; it must load only with sandbox/demo")
+  }
+  if (entry?.[1].imports.some((imported) => imported.path === "@libsql/client" && imported.kind === "import-statement")) {
+    throw new Error("cli build: the entry chunk imports @libsql/client; it must load only with keeper")
   }
 }
 

@@ -290,6 +290,48 @@ const evm = Command.make("evm").pipe(
   Command.withSubcommands([indexStatus, evmPositions, creationFee])
 )
 
+const keeperConfig = Options.file("config").pipe(
+  Options.withFallbackConfig(Config.string("FEESHARE_KEEPER_CONFIG")),
+  Options.withDescription("keeper configuration, JSON or YAML (env FEESHARE_KEEPER_CONFIG); see docs/keeper.md")
+)
+const keeperDatabase = Options.text("database").pipe(
+  Options.optional,
+  Options.withDescription("the keeper's SQLite journal (default: the config's `database`)")
+)
+const keeperRunOptions = {
+  config: keeperConfig,
+  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("verify every plan and report; sign and send nothing")),
+  database: keeperDatabase,
+  maxFeesPerHour: Options.integer("max-fees-per-hour").pipe(
+    Options.optional,
+    Options.withDescription("cap on network fees (lamports) spent in any hour")
+  ),
+  metricsFile: Options.text("metrics-file").pipe(
+    Options.optional,
+    Options.withDescription("write the metrics (Prometheus text format) to this file after each pass")
+  )
+}
+const loadKeeper = Effect.promise(() => import("./internal/keeper.js"))
+const keeper = Command.make("keeper").pipe(
+  Command.withDescription("Claim fees for many wallets, unattended and exactly once, surviving crashes"),
+  Command.withSubcommands([
+    Command.make("run", keeperRunOptions, (args) =>
+      Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))).pipe(
+        Command.withDescription("Claim in passes forever (`intervalSeconds` apart); logs on stderr")
+      ),
+    Command.make("once", keeperRunOptions, (args) =>
+      Effect.gen(function*() {
+        const g = yield* root
+        yield* print(g, yield* (yield* loadKeeper).once(g, args))
+      })).pipe(Command.withDescription("One pass: settle the journal, claim what passes the policy, report")),
+    Command.make("status", { config: keeperConfig.pipe(Options.optional), database: keeperDatabase }, (args) =>
+      Effect.gen(function*() {
+        const g = yield* root
+        yield* print(g, yield* (yield* loadKeeper).status(g, args))
+      })).pipe(Command.withDescription("Per wallet: last run, claimed totals, pending plans, failures with their tag"))
+  ])
+)
+
 /**
  * Knobs of `feeshare sandbox`, parsed by the sandbox's own flag parser (see `Flags.usage` of
  * @feeshare/sandbox); @effect/cli only documents them.
@@ -326,7 +368,7 @@ const demo = Command.make("demo", {}, () =>
  * @since 0.1.0
  * @category commands
  */
-export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, sandbox, demo] as const
+export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, keeper, sandbox, demo] as const
 
 /**
  * The `feeshare` command.

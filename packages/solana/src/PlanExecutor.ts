@@ -139,6 +139,23 @@ export interface Options<E, R> {
    * every stage of every plan must be in it, or the plan is refused before any signature.
    */
   readonly format?: Claims.TransactionFormat | undefined
+  /**
+   * Called once per round with every stage just signed, before any of them is sent (a durable
+   * caller journals the signed bytes here). A failure or defect stops the run: nothing of the
+   * round is sent.
+   */
+  readonly beforeSend?: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * A stage and its signed transaction, as handed to `beforeSend`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignedStage {
+  readonly stage: Plan.Stage
+  readonly transaction: WireTransaction.Signed
 }
 
 /**
@@ -251,6 +268,7 @@ const runStages = (
     readonly commitment: Chain.Commitment
     readonly emit: (event: Event) => Effect.Effect<void>
     readonly rebroadcastInterval: Duration.DurationInput
+    readonly beforeSend: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
   }
 ) =>
   Effect.gen(function*() {
@@ -276,6 +294,12 @@ const runStages = (
       const id = item.decoded.label
       signed.set(id, transaction)
       yield* options.emit(Event.Signed({ stage: id, signature: transaction.signature }))
+    }
+    if (options.beforeSend !== undefined && pending.length > 0) {
+      yield* options.beforeSend(pending.flatMap((stage) => {
+        const transaction = signed.get(stage.id)
+        return transaction === undefined ? [] : [{ stage, transaction }]
+      }))
     }
 
     const progress = { submitted: new Set<string>(), landed: new Set(run.landed.keys()) }
@@ -372,6 +396,7 @@ export const execute = <E, R>(
     const warmupInterval = Duration.decode(options.warmupInterval ?? "2 seconds")
     const warmupDeadline = Duration.toMillis(options.warmupDeadline ?? "2 minutes")
     const rebroadcastInterval = options.rebroadcastInterval ?? "2 seconds"
+    const beforeSend = options.beforeSend
     const run: Run = { landed: new Map(), order: [] }
     let rebuilds = 0
     let warmingSince: number | undefined
@@ -415,11 +440,11 @@ export const execute = <E, R>(
           transactions: current.transactions.filter((stage) => stage.kind === "lookup_table_setup")
         }
         yield* Plan.validate({ ...setup, readiness: current.readiness })
-        const outcome = yield* runStages(setup, run, { commitment, emit, rebroadcastInterval })
+        const outcome = yield* runStages(setup, run, { commitment, emit, rebroadcastInterval, beforeSend })
         current = yield* rebuild(outcome.expired ? "expired" : "setup")
         continue
       }
-      const outcome = yield* runStages(current, run, { commitment, emit, rebroadcastInterval })
+      const outcome = yield* runStages(current, run, { commitment, emit, rebroadcastInterval, beforeSend })
       if (!outcome.expired) {
         const result: Result = { stages: [...run.order], rebuilds }
         yield* emit(Event.Completed({ result }))

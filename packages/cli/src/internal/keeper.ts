@@ -1,0 +1,217 @@
+/**
+ * `feeshare keeper run | once | status` (loaded only by those commands; the keeper loads the
+ * native SQLite binding only when it opens its database).
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as FeeShareClient from "@feeshare/client/FeeShareClient"
+import * as Keeper from "@feeshare/keeper/Keeper"
+import * as Metrics from "@feeshare/keeper/Metrics"
+import * as Policy from "@feeshare/keeper/Policy"
+import * as Status from "@feeshare/keeper/Status"
+import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import { dirname, resolve } from "node:path"
+import type { Globals } from "../Cli.js"
+import { MissingApiKey } from "../CliError.js"
+import * as Credentials from "../Credentials.js"
+import * as Output from "../Output.js"
+import { defaultRpcUrl } from "./commands.js"
+
+/** The options of `keeper run` and `keeper once`. */
+export interface RunArgs {
+  readonly config: string
+  readonly dryRun: boolean
+  readonly database: Option.Option<string>
+  readonly maxFeesPerHour: Option.Option<number>
+  readonly metricsFile: Option.Option<string>
+}
+
+const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxFeesPerHour">) =>
+  Effect.gen(function*() {
+    const path = resolve(args.config)
+    const config = Policy.override(yield* Policy.load(path), {
+      dryRun: args.dryRun ? true : undefined,
+      database: Option.getOrUndefined(args.database),
+      maxFeesPerHourLamports: Option.getOrUndefined(args.maxFeesPerHour)
+    })
+    // a relative database path is relative to the config file, like the key files
+    const database = config.database.startsWith("/") ? config.database : resolve(dirname(path), config.database)
+    return { path, config: { ...config, database } }
+  })
+
+/**
+ * `FEESHARE_KEEPER_HOOK=after-journal:STAGE` or `after-send:STAGE`: print one line on stderr
+ * at that moment and stop there (for crash tests and drills: kill the process then).
+ */
+const hooksFromEnv = (): Keeper.Hooks => {
+  const spec = process.env.FEESHARE_KEEPER_HOOK
+  if (spec === undefined || spec === "") return {}
+  const [point, stage] = spec.split(":")
+  const stop = (line: string) => Effect.zipRight(Effect.sync(() => process.stderr.write(`${line}\n`)), Effect.never)
+  return point === "after-journal"
+    ? { afterJournal: (stages) => stages.includes(stage ?? "") ? stop(`keeper-hook after-journal ${stage}`) : Effect.void }
+    : point === "after-send"
+    ? { afterSend: (id, signature) => id === stage ? stop(`keeper-hook after-send ${id} ${signature}`) : Effect.void }
+    : {}
+}
+
+const apiKeyOf = (g: Globals) =>
+  Option.isSome(g.apiKey)
+    ? Effect.succeed(Option.some(g.apiKey.value))
+    : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
+
+const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
+  const given = Option.map(g.rpcUrl, (text) => text.split(",").map((url) => url.trim()).filter((url) => url !== ""))
+  return Option.isSome(given) && given.value.length > 0 ? given.value : [defaultRpcUrl(g.baseUrl)]
+}
+
+/** The keeper's log lines (one per position, with key=value fields) on stderr: info and above. */
+const logger = (_g: Globals) => Logger.minimumLogLevel(LogLevel.Info)
+
+const environment = (g: Globals, args: RunArgs) =>
+  Effect.gen(function*() {
+    const { config, path } = yield* loadConfig(args)
+    const wallets = yield* Policy.wallets(config, dirname(path))
+    const apiKey = yield* apiKeyOf(g)
+    if (Option.isNone(apiKey)) {
+      return yield* new MissingApiKey({ operation: "keeper", message: `no API key for ${Credentials.keyOf(g.baseUrl)}` })
+    }
+    const client = FeeShareClient.layer({
+      baseUrl: g.baseUrl,
+      apiKey: apiKey.value,
+      ...(config.rateBudget === undefined
+        ? {}
+        : { budget: { limit: config.rateBudget.limit, window: `${config.rateBudget.windowSeconds} seconds` } }),
+      onRateLimitWait: (wait) =>
+        Effect.zipRight(
+          Metric.increment(Metrics.rateLimitWaits),
+          Effect.logInfo("waiting for the rate limit").pipe(
+            Effect.annotateLogs({ operation: wait.operation, waitMillis: wait.waitMillis, reason: wait.reason })
+          )
+        )
+    }).pipe(Layer.provide(FetchHttpClient.layer))
+    const layer = Keeper.layer({ config, wallets, hooks: hooksFromEnv() }).pipe(
+      Layer.provideMerge(Keeper.layerStorage(config.database)),
+      Layer.provideMerge(Layer.merge(client, ChainRpc.layer(rpcUrlOf(g))))
+    )
+    return { config, layer }
+  })
+
+const writeMetrics = (args: RunArgs) =>
+  Option.match(args.metricsFile, {
+    onNone: () => Effect.void,
+    onSome: (file) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        // written whole then renamed: a scraper never reads half a file
+        yield* fs.writeFileString(`${file}.tmp`, yield* Metrics.prometheus)
+        yield* fs.rename(`${file}.tmp`, file)
+      }).pipe(Effect.orDie)
+  })
+
+const reportJson = (report: Keeper.PassReport) => ({
+  reconciled: report.reconciled,
+  wallets: report.wallets.map((w) => ({
+    wallet: w.wallet,
+    error: w.error,
+    skipped: w.skipped,
+    vaults: w.vaults,
+    positions: w.positions.map((p) => ({
+      mint: p.mint,
+      outcome: p.outcome,
+      tag: p.tag,
+      message: p.message,
+      claimable: p.claimable,
+      lamports: p.lamports,
+      fees: p.fees,
+      signatures: p.signatures,
+      rebuilds: p.rebuilds
+    }))
+  }))
+})
+
+const reportLines = (report: Keeper.PassReport, dryRun: boolean): ReadonlyArray<string> => {
+  const rows = report.wallets.flatMap((w) =>
+    w.error !== null
+      ? [[w.wallet, "-", "error", w.error.tag, "-", "-"]]
+      : w.positions.map((p) => [w.wallet, p.mint, p.outcome, p.tag ?? "", Output.lamports(p.lamports), Output.lamports(p.fees)])
+  )
+  const claimed = report.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed")
+  return [
+    dryRun ? "Keeper dry run: every plan verified; nothing was signed or sent." : "Keeper pass:",
+    `  settled from the journal first: ${report.reconciled.landed} landed, ${report.reconciled.rebroadcast} sent again, ${report.reconciled.dead} could no longer land`,
+    ...(rows.length === 0 ? ["  nothing to claim above the thresholds."] : Output.table(["wallet", "mint", "outcome", "tag", "lamports", "fees"], rows)),
+    `Claimed ${claimed.length} position(s), ${Output.lamports(claimed.reduce((s, p) => s + p.lamports, 0n))} lamports.`
+  ]
+}
+
+/** `keeper once`: one pass, then the report. */
+export const once = (g: Globals, args: RunArgs) =>
+  Effect.gen(function*() {
+    const { config, layer } = yield* environment(g, args)
+    const report = yield* Keeper.pass.pipe(Effect.provide(layer))
+    yield* writeMetrics(args)
+    return Output.result(reportJson(report), reportLines(report, config.dryRun))
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+
+/** `keeper run`: passes forever, a log line per position, the metrics file after each pass. */
+export const run = (g: Globals, args: RunArgs) =>
+  Effect.gen(function*() {
+    const { layer } = yield* environment(g, args)
+    return yield* Keeper.runForever((report) =>
+      Effect.zipRight(
+        writeMetrics(args),
+        Effect.logInfo("pass done").pipe(Effect.annotateLogs({
+          claimed: report.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed").length,
+          wallets: report.wallets.length
+        }))
+      )
+    ).pipe(Effect.provide(layer))
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+
+/** `keeper status`: reads the journal only. */
+export const status = (
+  g: Globals,
+  args: { readonly config: Option.Option<string>; readonly database: Option.Option<string> }
+) =>
+  Effect.gen(function*() {
+    const database = Option.isSome(args.database)
+      ? resolve(args.database.value)
+      : Option.isSome(args.config)
+      ? (yield* loadConfig({ config: args.config.value, dryRun: false, database: Option.none(), maxFeesPerHour: Option.none() })).config.database
+      : resolve("feeshare-keeper.db")
+    const fs = yield* FileSystem.FileSystem
+    if (!(yield* fs.exists(database).pipe(Effect.orElseSucceed(() => false)))) {
+      return Output.result({ database, wallets: [] }, [`No keeper journal at ${database} yet.`])
+    }
+    const wallets = yield* Status.read.pipe(Effect.provide(Keeper.layerJournal(database)))
+    return Output.result(
+      {
+        database,
+        wallets: wallets.map((w) => ({ ...w, lastRunAt: w.lastRunAt === null ? null : new Date(w.lastRunAt).toISOString() }))
+      },
+      [
+        `Keeper journal ${database}:`,
+        ...Output.table(
+          ["wallet", "last run", "claims", "claimed (lamports)", "fees", "pending", "failures"],
+          wallets.map((w) => [
+            w.wallet,
+            w.lastRunAt === null ? "-" : new Date(w.lastRunAt).toISOString(),
+            String(w.claims),
+            Output.lamports(w.claimedLamports),
+            Output.lamports(w.feesLamports),
+            String(w.pending.length),
+            w.failures.length === 0 ? "0" : `${w.failures.length} (last: ${w.failures[w.failures.length - 1]?.tag ?? "-"})`
+          ])
+        )
+      ]
+    )
+  }).pipe(Effect.provide(NodeFileSystem.layer))

@@ -1,0 +1,264 @@
+/**
+ * The keeper's journal, in the same SQL database as the workflow engine: every signed stage
+ * (bytes and signature, written before the stage is sent) with its fate on the chain, and
+ * every run's outcome. Signed transactions are public; no secret is ever written here.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * What became of a journaled stage: `signed` (may still land: reconcile it first), `landed`,
+ * `failed` (landed with an error, fee paid), `expired` (can no longer land), `abandoned`
+ * (never sent: a stage it depends on never landed).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StageStatus = "signed" | "landed" | "failed" | "expired" | "abandoned"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface StageRow {
+  readonly key: string
+  readonly wallet: string
+  readonly mint: string
+  readonly round: number
+  readonly stage: string
+  readonly kind: string
+  readonly dependsOn: ReadonlyArray<string>
+  readonly signature: string
+  /** base64 wire transaction. */
+  readonly bytes: string
+  readonly lastValidBlockHeight: bigint
+  readonly fee: bigint
+  readonly status: StageStatus
+  readonly slot: bigint | null
+  readonly createdAt: number
+}
+
+/**
+ * How a run for one position ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RunOutcome = "claimed" | "nothing" | "dry-run" | "refused" | "failed" | "fee-cap"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunRow {
+  readonly wallet: string
+  readonly mint: string
+  readonly key: string
+  readonly outcome: RunOutcome
+  /** The error's tag for `refused`/`failed`/`fee-cap`. */
+  readonly tag: string | null
+  readonly message: string | null
+  readonly lamports: bigint
+  readonly fees: bigint
+  readonly at: number
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Journal extends Context.Tag("@feeshare/keeper/Journal")<Journal, Journal.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Journal {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** Writes signed stages (in one transaction) before any of them is sent. */
+    readonly recordSigned: (rows: ReadonlyArray<Omit<StageRow, "status" | "slot">>) => Effect.Effect<void, SqlError>
+    readonly settle: (signature: string, status: StageStatus, slot: bigint | null) => Effect.Effect<void, SqlError>
+    /** Stages still `signed`, oldest first (all, or of one wallet and mint). */
+    readonly unsettled: (filter?: { readonly wallet: string; readonly mint: string }) => Effect.Effect<ReadonlyArray<StageRow>, SqlError>
+    readonly stagesOf: (key: string) => Effect.Effect<ReadonlyArray<StageRow>, SqlError>
+    /** Fees of the stages that landed (with or without error) since `sinceMillis`. */
+    readonly feesSince: (sinceMillis: number) => Effect.Effect<bigint, SqlError>
+    readonly recordRun: (row: RunRow) => Effect.Effect<void, SqlError>
+    /** Finished runs of a wallet and mint (the round of the next workflow's key). */
+    readonly runCount: (wallet: string, mint: string) => Effect.Effect<number, SqlError>
+    readonly runs: Effect.Effect<ReadonlyArray<RunRow>, SqlError>
+  }
+}
+
+const toBigint = (value: unknown): bigint =>
+  typeof value === "bigint" ? value : typeof value === "number" ? BigInt(value) : BigInt(String(value))
+
+const toNumber = (value: unknown): number => Number(value)
+
+interface RawStage {
+  readonly key: string
+  readonly wallet: string
+  readonly mint: string
+  readonly round: unknown
+  readonly stage: string
+  readonly kind: string
+  readonly depends_on: string
+  readonly signature: string
+  readonly bytes: string
+  readonly last_valid_block_height: string
+  readonly fee: string
+  readonly status: StageStatus
+  readonly slot: string | null
+  readonly created_at: unknown
+}
+
+interface RawRun {
+  readonly wallet: string
+  readonly mint: string
+  readonly key: string
+  readonly outcome: RunOutcome
+  readonly tag: string | null
+  readonly message: string | null
+  readonly lamports: string
+  readonly fees: string
+  readonly at: unknown
+}
+
+const stageOf = (raw: RawStage): StageRow => ({
+  key: raw.key,
+  wallet: raw.wallet,
+  mint: raw.mint,
+  round: toNumber(raw.round),
+  stage: raw.stage,
+  kind: raw.kind,
+  dependsOn: JSON.parse(raw.depends_on) as ReadonlyArray<string>,
+  signature: raw.signature,
+  bytes: raw.bytes,
+  lastValidBlockHeight: toBigint(raw.last_valid_block_height),
+  fee: toBigint(raw.fee),
+  status: raw.status,
+  slot: raw.slot === null ? null : toBigint(raw.slot),
+  createdAt: toNumber(raw.created_at)
+})
+
+const runOf = (raw: RawRun): RunRow => ({
+  wallet: raw.wallet,
+  mint: raw.mint,
+  key: raw.key,
+  outcome: raw.outcome,
+  tag: raw.tag,
+  message: raw.message,
+  lamports: toBigint(raw.lamports),
+  fees: toBigint(raw.fees),
+  at: toNumber(raw.at)
+})
+
+/**
+ * Creates the tables (if missing) and returns the journal.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS keeper_stages (
+    signature TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    wallet TEXT NOT NULL,
+    mint TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    depends_on TEXT NOT NULL,
+    bytes TEXT NOT NULL,
+    last_valid_block_height TEXT NOT NULL,
+    fee TEXT NOT NULL,
+    status TEXT NOT NULL,
+    slot TEXT,
+    created_at INTEGER NOT NULL
+  )`
+  yield* sql`CREATE TABLE IF NOT EXISTS keeper_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    wallet TEXT NOT NULL,
+    mint TEXT NOT NULL,
+    key TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    tag TEXT,
+    message TEXT,
+    lamports TEXT NOT NULL,
+    fees TEXT NOT NULL,
+    at INTEGER NOT NULL
+  )`
+  return Journal.of({
+    recordSigned: (rows) =>
+      sql.withTransaction(
+        Effect.forEach(
+          rows,
+          (row) =>
+            sql`INSERT OR IGNORE INTO keeper_stages ${
+              sql.insert({
+                signature: row.signature,
+                key: row.key,
+                wallet: row.wallet,
+                mint: row.mint,
+                round: row.round,
+                stage: row.stage,
+                kind: row.kind,
+                depends_on: JSON.stringify(row.dependsOn),
+                bytes: row.bytes,
+                last_valid_block_height: String(row.lastValidBlockHeight),
+                fee: String(row.fee),
+                status: "signed",
+                slot: null,
+                created_at: row.createdAt
+              })
+            }`,
+          { discard: true }
+        )
+      ),
+    settle: (signature, status, slot) =>
+      sql`UPDATE keeper_stages SET status = ${status}, slot = ${slot === null ? null : String(slot)} WHERE signature = ${signature}`
+        .pipe(Effect.asVoid),
+    unsettled: (filter) =>
+      (filter === undefined
+        ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY rowid`
+        : sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY rowid`)
+        .pipe(Effect.map((rows) => rows.map(stageOf))),
+    stagesOf: (key) =>
+      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY rowid`.pipe(Effect.map((rows) => rows.map(stageOf))),
+    feesSince: (sinceMillis) =>
+      sql<{ readonly fee: string }>`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
+        .pipe(Effect.map((rows) => rows.reduce((sum, row) => sum + toBigint(row.fee), 0n))),
+    recordRun: (row) =>
+      sql`INSERT INTO keeper_runs ${
+        sql.insert({
+          wallet: row.wallet,
+          mint: row.mint,
+          key: row.key,
+          outcome: row.outcome,
+          tag: row.tag,
+          message: row.message,
+          lamports: String(row.lamports),
+          fees: String(row.fees),
+          at: row.at
+        })
+      }`.pipe(Effect.asVoid),
+    runCount: (wallet, mint) =>
+      sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`.pipe(
+        Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
+      ),
+    runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf)))
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Journal, SqlError, SqlClient.SqlClient> = Layer.effect(Journal, make)

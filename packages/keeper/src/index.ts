@@ -1,0 +1,17 @@
+/**
+ * @feeshare/keeper: claims fees for many wallets, unattended and exactly once, surviving
+ * crashes, on one machine (a durable workflow per position on an embedded SQL file).
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Policy from "./Policy.js"
+/** @since 0.1.0 */
+export * as Journal from "./Journal.js"
+/** @since 0.1.0 */
+export * as Keeper from "./Keeper.js"
+/** @since 0.1.0 */
+export * as Metrics from "./Metrics.js"
+/** @since 0.1.0 */
+export * as Status from "./Status.js"

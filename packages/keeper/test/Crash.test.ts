@@ -1,0 +1,214 @@
+/**
+ * Crash safety, with the keeper as a separate OS process (`feeshare keeper once` from the
+ * sources): it stops at a hook (after a stage was journaled, or after it was sent and before
+ * it was confirmed), prints a line, and is killed with SIGKILL; a second process finishes.
+ * Every `sendTransaction` goes through a recording proxy in front of the sandbox's /rpc.
+ * Blockhashes stay valid for the whole test (a restart of a tsx process outlives the default
+ * 150 blocks of 20 ms), so the journaled bytes can always still land: no stage may be rebuilt.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { SandboxInfo } from "@feeshare/sandbox/Server"
+import { address, createSolanaRpc, getBase58Decoder, getBase64Encoder, getTransactionDecoder } from "@solana/kit"
+import { Effect, Redacted } from "effect"
+import { spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { createServer, type IncomingMessage } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { keyFile, type KeyFile, owed, positions, sandboxLayer, solBalance, temporaryDirectory, wsolAccount, wsolBalance } from "./support/fixture.js"
+
+const cliBin = fileURLToPath(new URL("../../cli/src/bin.ts", import.meta.url))
+
+interface Sent {
+  readonly transaction: string
+  readonly accepted: boolean
+}
+
+/** A JSON-RPC proxy to the sandbox's /rpc that records every sendTransaction (accepted or refused). */
+const recordingProxy = Effect.acquireRelease(
+  Effect.flatMap(SandboxInfo, (info) =>
+    Effect.async<{ readonly url: string; readonly sent: Array<Sent>; readonly close: () => void }>((resume) => {
+      const sent: Array<Sent> = []
+      const read = (request: IncomingMessage) =>
+        new Promise<string>((done) => {
+          let body = ""
+          request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+          request.on("end", () => done(body))
+        })
+      const server = createServer((request, response) => {
+        void read(request).then(async (body) => {
+          const answer = await fetch(info.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+          const text = await answer.text()
+          const calls = [JSON.parse(body)].flat() as Array<{ method: string; params: Array<unknown> }>
+          const results = [JSON.parse(text)].flat() as Array<{ error?: unknown }>
+          calls.forEach((call, i) => {
+            if (call.method === "sendTransaction") {
+              sent.push({ transaction: String(call.params[0]), accepted: results[i]?.error === undefined })
+            }
+          })
+          response.writeHead(answer.status, { "content-type": "application/json" })
+          response.end(text)
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          sent,
+          close: () => {
+            server.closeAllConnections()
+            server.close()
+          }
+        })))
+    })),
+  (proxy) => Effect.sync(proxy.close)
+)
+
+/**
+ * `feeshare keeper once --json` as a child process. With `hook`, resolves with the hook's line
+ * once printed, after killing the process with SIGKILL; otherwise with its exit and output.
+ */
+const keeperProcess = (options: { readonly config: string; readonly rpcUrl: string; readonly hook?: string }) =>
+  Effect.flatMap(SandboxInfo, (info) =>
+    Effect.async<{ readonly code: number | null; readonly signal: string | null; readonly stdout: string; readonly stderr: string }>(
+      (resume) => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "--conditions=@feeshare/source", cliBin, "keeper", "once", "--json", "--config", options.config],
+          {
+            env: {
+              ...process.env,
+              NO_COLOR: "1",
+              FEESHARE_BASE_URL: info.baseUrl,
+              FEESHARE_API_KEY: Redacted.value(info.demoApiKey),
+              FEESHARE_RPC_URL: options.rpcUrl,
+              FEESHARE_KEEPER_HOOK: options.hook ?? ""
+            },
+            stdio: ["ignore", "pipe", "pipe"]
+          }
+        )
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString()
+          // the hook's line: the moment is reached, kill -9
+          if (options.hook !== undefined && stderr.includes("keeper-hook ")) child.kill("SIGKILL")
+        })
+        child.on("close", (code, signal) => resume(Effect.succeed({ code, signal, stdout, stderr })))
+      }
+    ))
+
+interface Report {
+  readonly reconciled: { readonly landed: number; readonly rebroadcast: number; readonly dead: number }
+  readonly wallets: ReadonlyArray<{ readonly positions: ReadonlyArray<{ readonly outcome: string }> }>
+}
+
+/** What the ledger says about every distinct transaction the proxy saw. */
+const ledgerFates = (sent: ReadonlyArray<Sent>) =>
+  Effect.flatMap(SandboxInfo, (info) =>
+    Effect.promise(async () => {
+      const distinct = [...new Set(sent.map((s) => s.transaction))]
+      return Promise.all(distinct.map(async (wire) => {
+        const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(wire))
+        const [, first] = Object.entries(transaction.signatures)[0]!
+        const signature = getBase58Decoder().decode(first!)
+        // plain JSON-RPC: Kit's types stop at maxSupportedTransactionVersion 0, the claims are v1
+        const answer = await fetch(info.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "getTransaction",
+            params: [signature, { encoding: "json", maxSupportedTransactionVersion: 1 }]
+          })
+        })
+        const found = ((await answer.json()) as { result: { meta: { err: unknown; fee: number } } | null }).result
+        return { signature, landed: found !== null, err: found?.meta.err ?? null, fee: BigInt(found?.meta.fee ?? 0) }
+      }))
+    }))
+
+/**
+ * The restart's pass reports nothing to claim, or (when the engine's resumed workflow, same
+ * idempotency key, finished the claim first) that one claim.
+ */
+const assertClaimedAtMostOnce = (report: Report) => {
+  const outcomes = report.wallets.flatMap((w) => w.positions).map((p) => p.outcome)
+  assert.isAtMost(outcomes.length, 1, outcomes.join(","))
+  assert.isTrue(outcomes.every((o) => o === "claimed"), outcomes.join(","))
+}
+
+const scenario = (wallet: KeyFile, hook: string) =>
+  Effect.gen(function*() {
+    const proxy = yield* recordingProxy
+    const dir = temporaryDirectory("keeper-crash-")
+    const config = join(dir, "keeper.json")
+    writeFileSync(config, JSON.stringify({ wallets: [{ keypair: wallet.path }], transactionFormat: "v1", database: "keeper.db" }))
+    const owner = wallet.signer.publicKey
+    const [before] = [...(yield* owed([wallet])).values()]
+    const amount = [...(before?.values() ?? [])].reduce((s, n) => s + BigInt(n), 0n)
+    assert.isTrue(amount > 0n)
+    const wsolBefore = yield* wsolBalance(owner)
+    const solBefore = yield* solBalance(owner)
+
+    const crashed = yield* keeperProcess({ config, rpcUrl: proxy.url, hook })
+    assert.strictEqual(crashed.signal, "SIGKILL", crashed.stderr)
+    assert.include(crashed.stderr, `keeper-hook ${hook.replace(":", " ")}`)
+    const sentBeforeCrash = proxy.sent.length
+
+    const resumed = yield* keeperProcess({ config, rpcUrl: proxy.url })
+    assert.strictEqual(resumed.code, 0, resumed.stderr)
+    const report = JSON.parse(resumed.stdout) as Report
+
+    // every position claimed once: the balance rose by exactly what was owed; nothing is owed now
+    assert.strictEqual((yield* wsolBalance(owner)) - wsolBefore, amount)
+    const [after] = [...(yield* owed([wallet])).values()]
+    assert.deepStrictEqual([...(after?.values() ?? [])], [...(after?.values() ?? [])].map(() => 0))
+
+    // the proxy's record: two stages (payout account, claim), each one signed transaction, both landed
+    const fates = yield* ledgerFates(proxy.sent)
+    assert.strictEqual(fates.length, 2, `distinct transactions sent: ${fates.map((f) => f.signature).join(", ")}`)
+    for (const fate of fates) assert.deepStrictEqual([fate.landed, fate.err], [true, null], fate.signature)
+
+    // fees paid = fees of the landed transactions (the rest went to rent: the receipt and the WSOL account)
+    const info = yield* SandboxInfo
+    const rpc = createSolanaRpc(info.rpcUrl)
+    const receiptRent = yield* Effect.promise(() => rpc.getMinimumBalanceForRentExemption(0n).send())
+    const ata = yield* wsolAccount(owner)
+    const ataLamports = (yield* Effect.promise(() => rpc.getBalance(address(ata)).send())).value
+    const ataRent = ataLamports - (yield* wsolBalance(owner))
+    const fees = fates.reduce((s, f) => s + f.fee, 0n)
+    assert.strictEqual(solBefore - (yield* solBalance(owner)), fees + receiptRent + ataRent)
+    return { report, sentBeforeCrash, sent: proxy.sent, fates }
+  }).pipe(Effect.scoped)
+
+describe("Keeper crash safety (spawned processes, kill -9)", () => {
+  layer(sandboxLayer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "keeper-crash" }), { excludeTestServices: true, timeout: "120 seconds" })(
+    (it) => {
+      it.effect("killed after the claim stage was sent, before it was confirmed: the restart finds it landed, sends nothing new", () =>
+        Effect.gen(function*() {
+          const dir = temporaryDirectory("keeper-crash-keys-")
+          const wallets = yield* Effect.forEach([0, 1], (i) => keyFile(dir, `w${i}`))
+          yield* positions({ wallets, tokens: 1, claimersPerToken: 2, buySol: () => 2n })
+
+          const { report, sent, sentBeforeCrash } = yield* scenario(wallets[0]!, "after-send:claim")
+          // both stages went out before the kill; the restart sent nothing
+          assert.strictEqual(sentBeforeCrash, 2)
+          assert.strictEqual(sent.length, 2)
+          assert.strictEqual(report.reconciled.rebroadcast, 0)
+          assertClaimedAtMostOnce(report)
+
+          // killed after both stages were journaled, before any was sent: the restart sends the same bytes
+          const second = yield* scenario(wallets[1]!, "after-journal:claim")
+          assert.strictEqual(second.sentBeforeCrash, 0)
+          // the pass settles the journal; the engine also resumes the interrupted workflow at start-up,
+          // whose activity settles its own stages first: between them, the same bytes went out again
+          assert.isAtLeast(second.report.reconciled.rebroadcast, 1)
+          assert.isAtLeast(second.sent.length, 2)
+          assertClaimedAtMostOnce(second.report)
+          assert.isTrue(second.sent.every((s) => s.accepted))
+        }))
+    }
+  )
+})
