@@ -353,8 +353,9 @@ export const make = (
       }
       if (key !== undefined && !isBudgetName(key)) return yield* invalid("budget.key", budgetNameRule)
       if (address !== undefined && !isBudgetName(address)) return yield* invalid("budget.address", budgetNameRule)
+      const store = options.budget.store
       budgetOptions = Option.some({
-        store: options.budget.store ?? RateBudget.memoryStore(),
+        store: store === undefined ? RateBudget.memoryStore() : Effect.isEffect(store) ? yield* store : store,
         key,
         address,
         limit,
@@ -426,15 +427,28 @@ export const layer = (
  *
  * Every other option keeps its default unless given here: timeout 30 s, 5 attempts with
  * jittered backoff from 200 ms (capped at 10 s), at most 60 s of rate-limit waiting per
- * call, no client-side budget.
+ * call, no client-side budget. A fleet's shared budget, from `FEESHARE_REDIS_URL` (read as
+ * `Redacted`; unset: each process counts alone):
+ *
+ * ```ts
+ * import * as RedisBudget from "@feeshare/client/RedisBudget"
+ *
+ * FeeShareClient.layerConfig({ budget: { limit: 4500, window: "1 hour", store: RedisBudget.makeConfig() } })
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<FeeShareClient.Options, "baseUrl" | "apiKey"> & {
+  options: Omit<FeeShareClient.Options, "baseUrl" | "apiKey" | "budget"> & {
     readonly baseUrl?: Config.Config<string> | undefined
     readonly apiKey?: Config.Config<Option.Option<Redacted.Redacted<string>>> | undefined
+    /** As in `layer`; the store may also be read from the environment (`RedisBudget.makeConfig()`). */
+    readonly budget?:
+      | Omit<RateBudget.Options, "store"> & {
+        readonly store?: RateBudget.Store | Effect.Effect<RateBudget.Store, ConfigError, Scope.Scope> | undefined
+      }
+      | undefined
   } = {}
 ): Layer.Layer<FeeShareClient, ConfigError | FeeShareError.InvalidRequest, HttpClient.HttpClient> =>
   Layer.scoped(
@@ -443,6 +457,15 @@ export const layerConfig = (
       const baseUrl = yield* (options.baseUrl ?? Config.string("FEESHARE_BASE_URL"))
       const apiKey = yield* (options.apiKey ?? Config.option(Config.redacted("FEESHARE_API_KEY")))
       const key = Option.filter(apiKey, (value) => Redacted.value(value).length > 0)
-      return yield* make({ ...options, baseUrl, apiKey: Option.getOrUndefined(key) })
+      const { budget, ...rest } = options
+      const store = budget?.store
+      return yield* make({
+        ...rest,
+        baseUrl,
+        apiKey: Option.getOrUndefined(key),
+        budget: budget === undefined
+          ? undefined
+          : { ...budget, store: store === undefined || !Effect.isEffect(store) ? store : yield* store }
+      })
     })
   )

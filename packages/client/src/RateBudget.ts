@@ -12,6 +12,7 @@
  */
 import { FeeShareError } from "@feeshare/domain"
 import { Clock, Duration, Effect } from "effect"
+import type * as Scope from "effect/Scope"
 
 /**
  * One budget a request counts against: the account's, or the shared address's.
@@ -113,8 +114,12 @@ export interface Options {
    * request a little longer than the service does.
    */
   readonly margin?: Duration.DurationInput | undefined
-  /** Where requests are counted (default: a new in-memory store per client). */
-  readonly store?: Store | undefined
+  /**
+   * Where requests are counted (default: a new in-memory store per client): a store, or an
+   * effect that makes one for the client's lifetime (e.g. `RedisBudget.make({ url })`, whose
+   * connection closes with the client).
+   */
+  readonly store?: Store | Effect.Effect<Store, never, Scope.Scope> | undefined
   /**
    * The account's budget name. Default: `default` for an in-memory store; for a shared
    * store, the id of the user that owns the API key (asked once from `auth/me`), so that
