@@ -226,7 +226,7 @@ export const describe = (error: unknown): Report => {
   if (tag === "InvalidRequest") advice = "fix the value; nothing was sent"
   if (tag === "MfaRequired") advice = "run `feeshare auth login` again with --mfa-code CODE"
   if (tag === "BudgetUnavailable") {
-    advice = "check --redis-url / FEESHARE_REDIS_URL and that Redis is running; nothing was sent"
+    advice = "check --redis-url / FEESHARE_REDIS_URL and that Redis is running"
   }
   if (tag === "Forbidden") advice = "use a key allowed to do this (e.g. the fee-share admin's)"
   if (tag === "UnexpectedResponse") {

@@ -155,3 +155,25 @@ export const startWorker = (script: string, env: Readonly<Record<string, string>
     }
   }
 }
+
+export interface Outcome {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** The CLI from its sources (`packages/cli/src/bin.ts` under tsx), run to its end. */
+export const feeshare = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<Outcome> =>
+  new Promise((resolve) => {
+    const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_REDIS_URL: _r, ...inherited } = process.env
+    const child = spawn(
+      process.execPath,
+      [tsx, "--conditions=@feeshare/source", join(workspace, "packages", "cli", "src", "bin.ts"), ...args],
+      { cwd: workspace, env: { ...inherited, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }
+    )
+    let stdout = ""
+    let stderr = ""
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once("exit", (code) => resolve({ code, stdout, stderr }))
+  })
