@@ -70,13 +70,13 @@ export const defaults = {
  * The admission script. KEYS: per bucket its log (a sorted set of admission times, members
  * unique), the service's limit, and the 429 block. ARGV: bucket count, a unique member,
  * `take` or `observe`, the observation (used, limit, age, reset-in, block; used -1 for none),
- * then per bucket its limit and window (milliseconds).
+ * then per bucket its limit and window (milliseconds). Writes after `TIME` need Redis 5 or
+ * later (scripts replicated by their effects, the default since 5.0).
  *
  * @since 0.1.0
  * @category internals
  */
 export const script = `
-if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
@@ -195,6 +195,7 @@ export const make = (options: Options): Effect.Effect<RateBudget.Store, never, S
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
           connectTimeout: Math.max(timeoutMillis, 1000),
+          // the deadline of every admission
           commandTimeout: timeoutMillis,
           retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2000)
         })
@@ -248,33 +249,44 @@ export const make = (options: Options): Effect.Effect<RateBudget.Store, never, S
       }
     }
     const failure = (message: string) => RateBudget.unavailable(name, message)
+    const failed = (error: unknown) => {
+      const message = describe(error)
+      return failure(message === "Command timed out" ? `no answer within ${timeoutMillis} ms` : scrub(message))
+    }
+    const waitOf = (reply: unknown): number | undefined => {
+      const wait: unknown = Array.isArray(reply) ? reply[0] : undefined
+      return typeof wait === "number" && Number.isFinite(wait) && wait >= 0 ? wait : undefined
+    }
+    /**
+     * One script call, resumed once with its decoded answer (a single asynchronous step). The
+     * deadline is the driver's per-command timeout (no timer fiber per admission), or ours
+     * around a client you passed, which may have none.
+     */
     const run = (
       buckets: ReadonlyArray<RateBudget.Bucket>,
       mode: "take" | "observe",
       observation: RateBudget.Observation | undefined
-    ): Effect.Effect<number, FeeShareError.BudgetUnavailable> =>
-      Effect.suspend(() => {
+    ): Effect.Effect<number, FeeShareError.BudgetUnavailable> => {
+      const evaluated = Effect.async<number, FeeShareError.BudgetUnavailable>((resume) => {
         if (redis.status !== "ready") {
-          return Effect.fail(failure(`not connected (${redis.status}${lastError === "" ? "" : `: ${lastError}`})`))
+          resume(Effect.fail(failure(`not connected (${redis.status}${lastError === "" ? "" : `: ${lastError}`})`)))
+          return
         }
-        const keys = keysOf(buckets)
-        const args = argsOf(buckets, mode, observation)
-        return Effect.tryPromise({
-          try: () => evaluate(keys, args),
-          catch: (error) => failure(scrub(describe(error)))
-        }).pipe(
-          Effect.timeoutFail({
-            duration: Duration.millis(timeoutMillis),
-            onTimeout: () => failure(`no answer within ${timeoutMillis} ms`)
-          }),
-          Effect.flatMap((reply) => {
-            const wait: unknown = Array.isArray(reply) ? reply[0] : undefined
-            return typeof wait === "number" && Number.isFinite(wait) && wait >= 0
-              ? Effect.succeed(wait)
-              : Effect.fail(failure("the script answered something unexpected"))
-          })
+        evaluate(keysOf(buckets), argsOf(buckets, mode, observation)).then(
+          (reply) => {
+            const wait = waitOf(reply)
+            resume(
+              wait === undefined ? Effect.fail(failure("the script answered something unexpected")) : Effect.succeed(wait)
+            )
+          },
+          (error: unknown) => resume(Effect.fail(failed(error)))
         )
       })
+      return options.client === undefined ? evaluated : Effect.timeoutFail(evaluated, {
+        duration: Duration.millis(timeoutMillis),
+        onTimeout: () => failure(`no answer within ${timeoutMillis} ms`)
+      })
+    }
 
     const shared: RateBudget.Store = {
       name,

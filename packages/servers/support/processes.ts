@@ -57,6 +57,9 @@ export interface RedisServer {
   readonly url: string
   /** SIGKILL: the server vanishes without closing its connections. */
   readonly kill: () => Promise<void>
+  /** SIGSTOP / SIGCONT: the server keeps its connections and stops answering, then resumes. */
+  readonly freeze: () => void
+  readonly thaw: () => void
   readonly stop: () => Promise<void>
 }
 
@@ -76,7 +79,12 @@ export const startRedis = async (options: { readonly password?: string } = {}): 
     port,
     url: `redis://${auth}127.0.0.1:${port}/0`,
     kill: () => stop(child, "SIGKILL").then(cleanup),
-    stop: () => stop(child, "SIGTERM").then(cleanup)
+    freeze: () => child.kill("SIGSTOP"),
+    thaw: () => child.kill("SIGCONT"),
+    stop: () => {
+      child.kill("SIGCONT")
+      return stop(child, "SIGTERM").then(cleanup)
+    }
   }
 }
 

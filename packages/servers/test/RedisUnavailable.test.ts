@@ -40,7 +40,7 @@ const recording = (logs: Array<string>) =>
 
 const password = "s3cret-redis-pass"
 
-describe("Redis killed mid-run", () => {
+describe("Redis killed or frozen mid-run", () => {
   it.live("onUnavailable fail (the default): BudgetUnavailable at once, within the deadline, nothing sent; no hang, no queue", () =>
     Effect.gen(function*() {
       const redis = yield* Effect.promise(() => startRedis({ password }))
@@ -90,6 +90,45 @@ describe("Redis killed mid-run", () => {
         Effect.ensuring(Effect.promise(() => redis.stop()))
       )
       assert.notInclude(logs.join("\n"), password)
+    }))
+
+  it.live("Redis frozen (SIGSTOP): every admission fails at its deadline, none queues past it; answers again once thawed", () =>
+    Effect.gen(function*() {
+      const redis = yield* Effect.promise(() => startRedis())
+      const sent = { count: 0 }
+      yield* Effect.gen(function*() {
+        const client = yield* FeeShareClient.make({
+          baseUrl: sandbox.baseUrl,
+          apiKey: Redacted.make(sandbox.apiKey),
+          budget: {
+            limit: 1000,
+            window: "1 hour",
+            key: "frozen",
+            store: RedisBudget.make({ url: redis.url, timeout: "250 millis" })
+          }
+        })
+        yield* client.analytics.pools()
+        redis.freeze()
+        const started = Date.now()
+        const outcomes = yield* Effect.all(Array.from({ length: 10 }, () => Effect.either(client.analytics.pools())), {
+          concurrency: "unbounded"
+        })
+        const elapsed = Date.now() - started
+        assert.isAtLeast(elapsed, 200)
+        assert.isBelow(elapsed, 1500)
+        for (const outcome of outcomes) {
+          assert.isTrue(Either.isLeft(outcome) && outcome.left._tag === "BudgetUnavailable")
+          if (Either.isLeft(outcome)) assert.include(outcome.left.message, "no answer within 250 ms")
+        }
+        assert.strictEqual(sent.count, 1)
+        redis.thaw()
+        yield* client.analytics.pools()
+        assert.strictEqual(sent.count, 2)
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(counting(sent)),
+        Effect.ensuring(Effect.promise(() => redis.stop()))
+      )
     }))
 
   it.live("onUnavailable local: calls go on with this process's budget, one warning for the outage", () =>

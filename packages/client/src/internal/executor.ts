@@ -454,6 +454,27 @@ export const make = (settings: Settings) => {
     }
   }
 
+  /**
+   * One admission: the store decides, with the latest answer's counts (kept for the next
+   * admission when the store fails).
+   */
+  const admit = (
+    op: Operation,
+    budget: Budget,
+    buckets: ReadonlyArray<RateBudget.Bucket>,
+    now: number
+  ): Effect.Effect<number, FeeShareError.BudgetUnavailable> => {
+    const pending = budget.pending
+    budget.pending = undefined
+    return Effect.mapError(
+      budget.store.take(buckets, pending === undefined ? undefined : observationOf(pending, now)),
+      (error) => {
+        if (budget.pending === undefined) budget.pending = pending
+        return restamp(op, error)
+      }
+    )
+  }
+
   /** A store's failure, named after the operation it held back. */
   const restamp = (op: Operation, error: FeeShareError.BudgetUnavailable) =>
     new FeeShareError.BudgetUnavailable({
@@ -535,16 +556,7 @@ export const make = (settings: Settings) => {
             const buckets = yield* budget.buckets
             while (true) {
               const now = yield* Clock.currentTimeMillis
-              const pending = budget.pending
-              budget.pending = undefined
-              const observation = pending === undefined ? undefined : observationOf(pending, now)
-              const taken = yield* Effect.either(budget.store.take(buckets, observation))
-              if (Either.isLeft(taken)) {
-                // not applied: keep it for the next admission unless a newer answer came
-                if (budget.pending === undefined) budget.pending = pending
-                return yield* Effect.fail(restamp(op, taken.left))
-              }
-              const wait = taken.right
+              const wait = yield* admit(op, budget, buckets, now)
               if (wait <= 0) break
               if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
                 return yield* spent(
@@ -624,7 +636,8 @@ export const make = (settings: Settings) => {
 
   /**
    * Sends `request`, honouring the rate-limit state, the budget and the retry policy. The
-   * common case (no budget, window not spent) makes its first attempt without the loop.
+   * common case (window not spent, the budget admits at once) makes its first attempt
+   * without the loop.
    */
   const send = (
     op: Operation,
@@ -633,12 +646,20 @@ export const make = (settings: Settings) => {
   ): Effect.Effect<unknown, FeeShareError.FeeShareError> =>
     Effect.flatMap(readRateLimit, (known) => {
       const hint: Hint = { retryAfter: undefined }
-      return Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
-        ? Effect.catchAll(
-          attempt(op, request, span, hint),
-          (error) => Effect.withParentSpan(loop(op, request, span, error, hint), span)
-        )
-        : Effect.withParentSpan(loop(op, request, span, undefined, hint), span)
+      if (Option.isSome(known) && known.value.remaining === 0) {
+        return Effect.withParentSpan(loop(op, request, span, undefined, hint), span)
+      }
+      const first = Effect.catchAll(
+        attempt(op, request, span, hint),
+        (error) => Effect.withParentSpan(loop(op, request, span, error, hint), span)
+      )
+      if (Option.isNone(settings.budget)) return first
+      // one admission, then the attempt; a wait (or anything after) goes through the loop
+      const budget = settings.budget.value
+      return Effect.flatMap(budget.buckets, (buckets) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.flatMap(admit(op, budget, buckets, now), (wait) =>
+            wait <= 0 ? first : Effect.withParentSpan(loop(op, request, span, undefined, hint), span))))
     })
 
   /**
