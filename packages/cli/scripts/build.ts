@@ -2,8 +2,9 @@
  * Builds the `feeshare` executable into `dist/` (run by `npm run build`, by `prepack`, and by
  * the tests' global set-up): one ESM bundle of `src/bin.ts` and everything it imports, with
  * the command handlers, the sandbox and the demo in chunks loaded only by the commands that
- * use them. LiteSVM (native, needed only by `sandbox` and `demo`) stays a dependency loaded
- * by those chunks; nothing is written into the package at run time.
+ * use them. LiteSVM (native, needed only by `sandbox` and `demo`) and ioredis (needed only
+ * with `--redis-url`) stay dependencies loaded by those chunks; nothing is written into the
+ * package at run time.
  */
 import * as esbuild from "esbuild"
 import { rm } from "node:fs/promises"
@@ -24,8 +25,9 @@ export const build = async (outdir: string = dist): Promise<void> => {
     platform: "node",
     target: "node20",
     conditions: ["@feeshare/source"],
-    // native: LiteSVM and libsql (dependencies), and the optional accelerators of ws and msgpackr
-    external: ["litesvm", "@libsql/client", "bufferutil", "utf-8-validate", "msgpackr-extract"],
+    // native: LiteSVM and libsql (dependencies), and the optional accelerators of ws and msgpackr;
+    // ioredis (a dependency), loaded only with --redis-url
+    external: ["litesvm", "@libsql/client", "ioredis", "bufferutil", "utf-8-validate", "msgpackr-extract"],
     minify: true,
     sourcemap: "linked",
     sourcesContent: false,
@@ -42,13 +44,13 @@ export const build = async (outdir: string = dist): Promise<void> => {
     logLevel: "warning"
   })
 
-  // the entry chunk must not load LiteSVM: only the sandbox and demo chunks may
+  // the entry chunk must not load LiteSVM (only the sandbox and demo chunks may), ioredis (only
+  // the chunk loaded with --redis-url may) nor libsql (only the keeper's)
   const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint !== undefined)
-  if (entry?.[1].imports.some((imported) => imported.path === "litesvm" && imported.kind === "import-statement")) {
-    throw new Error("cli build: the entry chunk imports litesvm; it must load only with sandbox/demo")
-  }
-  if (entry?.[1].imports.some((imported) => imported.path === "@libsql/client" && imported.kind === "import-statement")) {
-    throw new Error("cli build: the entry chunk imports @libsql/client; it must load only with keeper")
+  for (const lazy of ["litesvm", "ioredis", "@libsql/client"]) {
+    if (entry?.[1].imports.some((imported) => imported.path === lazy && imported.kind === "import-statement")) {
+      throw new Error(`cli build: the entry chunk imports ${lazy}; it must load only with the commands that use it`)
+    }
   }
 }
 

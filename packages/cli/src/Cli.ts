@@ -57,6 +57,30 @@ const globals = {
     Options.optional,
     Options.withDescription("solana-keygen JSON file of the wallet that signs (env FEESHARE_KEYPAIR)")
   ),
+  redisUrl: Options.redacted("redis-url").pipe(
+    Options.withFallbackConfig(Config.redacted("FEESHARE_REDIS_URL")),
+    Options.optional,
+    Options.withDescription(
+      "Redis shared by the processes of one account: their requests count in one rate budget, so that " +
+        "together they stay under the service's limit (env FEESHARE_REDIS_URL; a password in it is never printed)"
+    )
+  ),
+  budgetLimit: Options.integer("budget-limit").pipe(
+    Options.withFallbackConfig(Config.integer("FEESHARE_BUDGET_LIMIT")),
+    Options.withDefault(1000),
+    Options.withDescription(
+      "requests per hour of the shared budget, with --redis-url (env FEESHARE_BUDGET_LIMIT; default 1000; the " +
+        "service's X-RateLimit-Limit lowers it when smaller)"
+    )
+  ),
+  budgetKey: Options.text("budget-key").pipe(
+    Options.withFallbackConfig(Config.string("FEESHARE_BUDGET_KEY")),
+    Options.optional,
+    Options.withDescription(
+      "name of the account's shared budget, with --redis-url (env FEESHARE_BUDGET_KEY; default: the key's user id, " +
+        "which costs one auth/me request per run)"
+    )
+  ),
   json: Options.boolean("json").pipe(
     Options.withDescription("print exactly one JSON document on stdout and nothing else")
   )

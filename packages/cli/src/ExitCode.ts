@@ -96,8 +96,9 @@ export const classes: ReadonlyArray<Class> = [
   {
     code: 7,
     name: "network",
-    meaning: "the service or the Solana RPC could not be reached, or did not answer in time",
-    tags: ["TransportError", "Timeout", "ChainUnavailable"],
+    meaning: "the service, the Solana RPC or the shared rate budget (Redis) could not be reached, or did not " +
+      "answer in time",
+    tags: ["TransportError", "Timeout", "ChainUnavailable", "BudgetUnavailable"],
     advice: "check --base-url / --rpc-url and that the service is running (`feeshare sandbox` for a local one)"
   },
   {
@@ -224,6 +225,9 @@ export const describe = (error: unknown): Report => {
   }
   if (tag === "InvalidRequest") advice = "fix the value; nothing was sent"
   if (tag === "MfaRequired") advice = "run `feeshare auth login` again with --mfa-code CODE"
+  if (tag === "BudgetUnavailable") {
+    advice = "check --redis-url / FEESHARE_REDIS_URL and that Redis is running"
+  }
   if (tag === "Forbidden") advice = "use a key allowed to do this (e.g. the fee-share admin's)"
   if (tag === "UnexpectedResponse") {
     // a 5xx page from the service or a proxy in front of it is an outage, not a new format

@@ -43,6 +43,19 @@ describe("ExitCode", () => {
     for (const tag of tags) assert.strictEqual(ExitCode.classOf(tag).code, expected[tag], tag)
   })
 
+  it("the shared rate budget's store being unavailable is a network failure (7) that names the Redis option", () => {
+    const report = ExitCode.describe(
+      new FeeShareError.BudgetUnavailable({
+        status: 0,
+        message: "analytics.pools: the rate budget's store (redis://127.0.0.1:6379/0) is unavailable: timed out",
+        operation: "analytics.pools",
+        store: "redis://127.0.0.1:6379/0"
+      })
+    )
+    assert.strictEqual(report.code, 7)
+    assert.include(report.line, "--redis-url")
+  })
+
   it("on-chain failures are 9, unknown tags are internal (1), codes are distinct", () => {
     for (const error of [
       new Chain.TransactionFailed({ signature: "s", slot: 1n, error: "e", logs: [], message: "m" }),

@@ -11,7 +11,7 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { type AgentAuth, Api, FeeShareError, type RateLimit } from "@feeshare/domain"
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type * as Scope from "effect/Scope"
 import * as AgentLogin from "./AgentLogin.js"
@@ -207,6 +207,87 @@ const isHttpUrl = (text: string): boolean => {
   }
 }
 
+/** The budget as `make` validated it, before its account is known. */
+interface BudgetOptions {
+  readonly store: RateBudget.Store
+  readonly key: string | undefined
+  readonly address: string | undefined
+  readonly limit: number
+  /** The window plus the margin. */
+  readonly windowMillis: number
+}
+
+const budgetNameRule = "must be 1 to 200 characters, without control characters"
+
+const isBudgetName = (name: string) => name.length > 0 && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)
+
+/** The user's id in `auth/me`'s answer, if it has one. */
+const userIdOf = (answer: unknown): string | undefined => {
+  if (typeof answer !== "object" || answer === null || !("user" in answer)) return undefined
+  const user = answer.user
+  if (typeof user !== "object" || user === null || !("uuid" in user)) return undefined
+  return typeof user.uuid === "string" && isBudgetName(user.uuid) ? user.uuid : undefined
+}
+
+/**
+ * The account's budget name: the given `key`; else, for a store other processes share, the
+ * id of the key's user from `auth/me` (`anonymous` without a key); else `default`.
+ */
+const accountOf = (
+  budget: BudgetOptions,
+  hasApiKey: boolean,
+  me: (input?: unknown) => Effect.Effect<unknown, FeeShareError.FeeShareError>
+): Effect.Effect<string, FeeShareError.FeeShareError> => {
+  if (budget.key !== undefined) return Effect.succeed(`account:${budget.key}`)
+  if (!budget.store.shared) return Effect.succeed("account:default")
+  if (!hasApiKey) return Effect.succeed("account:anonymous")
+  return Effect.flatMap(me(), (answer) => {
+    const id = userIdOf(answer)
+    return id === undefined
+      ? Effect.fail(
+        new FeeShareError.UnexpectedResponse({
+          status: 200,
+          message: "auth/me answered without a user id; the shared rate budget cannot name the account",
+          operation: Api.operationName("identity", "me"),
+          body: ""
+        })
+      )
+      : Effect.succeed(`user:${id}`)
+  })
+}
+
+/**
+ * The buckets of every call, resolved once (a failure is not kept: the next call asks
+ * again). The answer that named the account corrects the budget with the next admission.
+ */
+const bucketsOf = (
+  options: BudgetOptions,
+  account: Effect.Effect<string, FeeShareError.FeeShareError>,
+  budget: Executor.Budget,
+  settings: Executor.Settings
+) =>
+  Effect.map(Effect.makeSemaphore(1), (lock) => {
+    let resolved: ReadonlyArray<RateBudget.Bucket> | undefined
+    const bucket = (key: string): RateBudget.Bucket => ({ key, limit: options.limit, windowMillis: options.windowMillis })
+    const resolve = Effect.gen(function*() {
+      if (resolved !== undefined) return resolved
+      const name = yield* account
+      const buckets = options.address === undefined ? [bucket(name)] : [bucket(name), bucket(`address:${options.address}`)]
+      const known = yield* SubscriptionRef.get(settings.rateLimit)
+      if (Option.isSome(known) && budget.pending === undefined) {
+        budget.pending = {
+          used: known.value.limit - known.value.remaining,
+          limit: known.value.limit,
+          receivedAt: yield* Clock.currentTimeMillis,
+          resetAtMillis: known.value.resetAtMillis
+        }
+      }
+      resolved = buckets
+      return buckets
+    })
+    return Effect.suspend(() => resolved !== undefined ? Effect.succeed(resolved) : lock.withPermits(1)(resolve))
+  })
+
 type Built = Readonly<Record<string, Readonly<Record<string, (input?: unknown) => unknown>>>>
 
 /** `true` when `group` holds a method for every endpoint of the `Api.Api` group `name`. */
@@ -259,17 +340,31 @@ export const make = (
       return yield* invalid("maxRedirects", "must be an integer from 0 to 20")
     }
     const callerInit = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
-    let budget: Executor.Settings["budget"] = Option.none()
+    let budgetOptions: Option.Option<BudgetOptions> = Option.none()
     if (options.budget !== undefined) {
-      if (!isPositiveInt(options.budget.limit)) return yield* invalid("budget.limit", "must be a positive integer")
+      const { address, key, limit } = options.budget
+      if (!isPositiveInt(limit)) return yield* invalid("budget.limit", "must be a positive integer")
       const windowMillis = yield* positiveMillis("budget.window", options.budget.window, Duration.zero)
-      budget = Option.some({
-        store: options.budget.store ?? RateBudget.memoryStore(),
-        key: options.budget.key ?? "default",
-        limit: options.budget.limit,
-        windowMillis
+      const marginMillis = options.budget.margin === undefined
+        ? Duration.toMillis(RateBudget.defaults.margin)
+        : Option.match(Duration.decodeUnknown(options.budget.margin), { onNone: () => -1, onSome: Duration.toMillis })
+      if (!(marginMillis >= 0 && Number.isFinite(marginMillis))) {
+        return yield* invalid("budget.margin", "must be a non-negative, finite duration")
+      }
+      if (key !== undefined && !isBudgetName(key)) return yield* invalid("budget.key", budgetNameRule)
+      if (address !== undefined && !isBudgetName(address)) return yield* invalid("budget.address", budgetNameRule)
+      const store = options.budget.store
+      budgetOptions = Option.some({
+        store: store === undefined ? RateBudget.memoryStore() : Effect.isEffect(store) ? yield* store : store,
+        key,
+        address,
+        limit,
+        windowMillis: windowMillis + marginMillis
       })
     }
+    const budget: Executor.Budget | undefined = Option.isSome(budgetOptions)
+      ? { store: budgetOptions.value.store, limit: budgetOptions.value.limit, buckets: Effect.never, pending: undefined }
+      : undefined
     const settings: Executor.Settings = {
       // one span per call is ours (named after the operation); the transport adds none. Each
       // request can be cancelled through its scope, which is how the time limit is enforced.
@@ -280,15 +375,24 @@ export const make = (
       watchdog: yield* Watchdog.make(timeoutMillis),
       retry,
       maxRateLimitWaitMillis,
-      budget,
+      budget: Option.fromNullable(budget),
       rateLimit: yield* SubscriptionRef.make(Option.none<RateLimit.RateLimitInfo>()),
       limits: { maxRedirects, maxResponseBytes, origin: new URL(options.baseUrl).origin },
       requestInit: { ...Option.getOrUndefined(callerInit), redirect: redirectMode() },
       onWait: options.onRateLimitWait ?? (() => Effect.void)
     }
     const run = Executor.make(settings)
+    const operations = Executor.operations(settings)
+    if (budget !== undefined && Option.isSome(budgetOptions)) {
+      // auth/me, to name the account, is sent outside the budget; its answer's count corrects it
+      const identify = Executor.make({ ...settings, budget: Option.none() })
+      const me = operations.find((op) => op.operation === Api.operationName("identity", "me"))
+      const account = accountOf(budgetOptions.value, Option.isSome(settings.apiKey), (input) =>
+        me === undefined ? Effect.dieMessage("FeeShareClient: Api.Api has no identity.me") : identify(me)(input))
+      budget.buckets = yield* bucketsOf(budgetOptions.value, account, budget, settings)
+    }
     const groups: Record<string, Record<string, (input?: unknown) => unknown>> = {}
-    for (const op of Executor.operations(settings)) {
+    for (const op of operations) {
       const group = groups[op.group] ?? (groups[op.group] = {})
       group[op.endpoint] = run(op)
     }
@@ -323,15 +427,28 @@ export const layer = (
  *
  * Every other option keeps its default unless given here: timeout 30 s, 5 attempts with
  * jittered backoff from 200 ms (capped at 10 s), at most 60 s of rate-limit waiting per
- * call, no client-side budget.
+ * call, no client-side budget. A fleet's shared budget, from `FEESHARE_REDIS_URL` (read as
+ * `Redacted`; unset: each process counts alone):
+ *
+ * ```ts
+ * import * as RedisBudget from "@feeshare/client/RedisBudget"
+ *
+ * FeeShareClient.layerConfig({ budget: { limit: 4500, window: "1 hour", store: RedisBudget.makeConfig() } })
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<FeeShareClient.Options, "baseUrl" | "apiKey"> & {
+  options: Omit<FeeShareClient.Options, "baseUrl" | "apiKey" | "budget"> & {
     readonly baseUrl?: Config.Config<string> | undefined
     readonly apiKey?: Config.Config<Option.Option<Redacted.Redacted<string>>> | undefined
+    /** As in `layer`; the store may also be read from the environment (`RedisBudget.makeConfig()`). */
+    readonly budget?:
+      | Omit<RateBudget.Options, "store"> & {
+        readonly store?: RateBudget.Store | Effect.Effect<RateBudget.Store, ConfigError, Scope.Scope> | undefined
+      }
+      | undefined
   } = {}
 ): Layer.Layer<FeeShareClient, ConfigError | FeeShareError.InvalidRequest, HttpClient.HttpClient> =>
   Layer.scoped(
@@ -340,6 +457,15 @@ export const layerConfig = (
       const baseUrl = yield* (options.baseUrl ?? Config.string("FEESHARE_BASE_URL"))
       const apiKey = yield* (options.apiKey ?? Config.option(Config.redacted("FEESHARE_API_KEY")))
       const key = Option.filter(apiKey, (value) => Redacted.value(value).length > 0)
-      return yield* make({ ...options, baseUrl, apiKey: Option.getOrUndefined(key) })
+      const { budget, ...rest } = options
+      const store = budget?.store
+      return yield* make({
+        ...rest,
+        baseUrl,
+        apiKey: Option.getOrUndefined(key),
+        budget: budget === undefined
+          ? undefined
+          : { ...budget, store: store === undefined || !Effect.isEffect(store) ? store : yield* store }
+      })
     })
   )

@@ -139,6 +139,13 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
     expect(result.left).toBe(0)
   })
 
+  it("feeshare/redis needs its optional peer: without ioredis installed only that entry fails to load", async () => {
+    const script = "import(\"feeshare/redis\").then(() => console.log(\"loaded\"), (e) => console.log(e.code, " +
+      "String(e.message).includes(\"ioredis\")))"
+    const { stdout } = await runOk("node", ["--input-type=module", "-e", script], { cwd: facade })
+    expect(stdout.trim()).toBe("ERR_MODULE_NOT_FOUND true")
+  })
+
   it("CommonJS: require(\"feeshare\") works on this Node", async () => {
     const { stdout } = await runOk("node", ["require.cjs"], { cwd: facade })
     expect(JSON.parse(stdout)).toEqual({ FeeShare: "function", InvalidRequest: "function" })
@@ -228,6 +235,17 @@ describe("@feeshare/cli as npx gets it", () => {
     })
     await remove(empty)
     expect(stdout.trim()).toBe(JSON.parse(await readFile(join(cli, "node_modules", "@feeshare", "cli", "package.json"), "utf8")).version)
+  })
+
+  it("--redis-url loads ioredis (a dependency) from the installed package: Redis unreachable is exit 7", async () => {
+    const outcome = await run(
+      join(cli, "node_modules", ".bin", "feeshare"),
+      ["pools", "--redis-url", "redis://:pw-consumer@127.0.0.1:1/0", "--budget-key", "consumer"],
+      { cwd: cli, env: { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey } }
+    )
+    expect(outcome.stderr).toContain("BudgetUnavailable")
+    expect(outcome.stderr).not.toContain("pw-consumer")
+    expect(outcome.code).toBe(7)
   })
 
   it("the installed package holds only dist/ and package.json, and nothing is written into it at run time", async () => {

@@ -149,12 +149,28 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 }) {}
 
 /**
+ * The client-side rate budget could not be asked in time (its shared store, e.g. Redis, is
+ * down, unreachable or slower than the admission deadline) and the budget is configured to
+ * fail closed; nothing was sent. `store` names the store (never its password).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BudgetUnavailable extends Schema.TaggedError<BudgetUnavailable>()("BudgetUnavailable", {
+  ...fields,
+  /** Always 0: no request was sent. */
+  status: Schema.Literal(0),
+  /** The store that did not answer, e.g. `redis://cache:6379/0` (credentials removed). */
+  store: Schema.String
+}) {}
+
+/**
  * What any operation can fail with.
  *
  * @since 0.1.0
  * @category errors
  */
-export type FeeShareError = ApiFailure | InvalidRequest
+export type FeeShareError = ApiFailure | InvalidRequest | BudgetUnavailable
 
 /**
  * Maps a decoded failure envelope to its error class by HTTP status.

@@ -1,7 +1,8 @@
 /**
  * Builds the self-contained facade into `dist/` (run by `npm run build`, and by `prepack`):
  * - `dist/node/` and `dist/browser/`: one tree-shaken ESM bundle of the entries (`index`,
- *   `web3`) per platform, with shared chunks; everything they import (Effect, the feeshare
+ *   `web3`, and on Node `redis`, whose `ioredis` stays an import of the optional peer) per
+ *   platform, with shared chunks; everything they import (Effect, the feeshare
  *   packages, Kit) is inside, so the package has no dependencies. The Node build loads its
  *   HTTP transport (undici) lazily, in a chunk of its own.
  * - `dist/index.d.ts`, `dist/web3.d.ts` over `dist/types/`: the declarations with every
@@ -18,12 +19,14 @@ import * as Declarations from "./declarations.js"
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = `${root}dist`
 const entries = { index: `${root}src/index.ts`, web3: `${root}src/web3.ts` }
+/** Node only: the shared rate budget over ioredis (an optional peer, never bundled). */
+const nodeEntries = { ...entries, redis: `${root}src/redis.ts` }
 
 await rm(dist, { recursive: true, force: true })
 
 const bundle = (platform: "node" | "browser") =>
   esbuild.build({
-    entryPoints: entries,
+    entryPoints: platform === "node" ? nodeEntries : entries,
     outdir: `${dist}/${platform}`,
     bundle: true,
     splitting: true,
@@ -42,10 +45,26 @@ const bundle = (platform: "node" | "browser") =>
     ...(platform === "node"
       ? { banner: { js: "import { createRequire as __feeshareRequire } from \"node:module\"; const require = __feeshareRequire(import.meta.url);" } }
       : {}),
+    external: ["ioredis"],
+    metafile: true,
     logLevel: "warning"
   })
 
-await Promise.all([bundle("node"), bundle("browser")])
+const [node] = await Promise.all([bundle("node"), bundle("browser")])
+
+// the light facade stays light: only the redis entry may reach ioredis
+const reaches = (file: string, seen = new Set<string>()): boolean => {
+  if (seen.has(file)) return false
+  seen.add(file)
+  return (node.metafile.outputs[file]?.imports ?? []).some((imported) =>
+    imported.path === "ioredis" || (imported.kind === "import-statement" && reaches(imported.path, seen))
+  )
+}
+for (const [file, output] of Object.entries(node.metafile.outputs)) {
+  if (output.entryPoint !== undefined && !output.entryPoint.endsWith("src/redis.ts") && reaches(file)) {
+    throw new Error(`sdk build: ${file} loads ioredis; only feeshare/redis may`)
+  }
+}
 
 // a source map only where it maps feeshare's own code: the transport chunk is all undici and
 // @effect/platform-node, whose maps would add 0.6 MB to every install
@@ -59,10 +78,14 @@ for (const file of await readdir(`${dist}/node/chunks`)) {
 }
 
 const declarations = await Declarations.write({
-  entries: { index: `${root}.tsc/build/index.d.ts`, web3: `${root}.tsc/build/web3.d.ts` },
+  entries: {
+    index: `${root}.tsc/build/index.d.ts`,
+    web3: `${root}.tsc/build/web3.d.ts`,
+    redis: `${root}.tsc/build/redis.d.ts`
+  },
   outDir: dist,
   workspace: fileURLToPath(new URL("../../..", import.meta.url)),
   packageNames: new Map([["domain", "@feeshare/domain"], ["client", "@feeshare/client"], ["solana", "@feeshare/solana"], ["sdk", "feeshare"]]),
-  external: []
+  external: ["ioredis"]
 })
 console.log(`feeshare: ${declarations.files} declaration files, ${(declarations.bytes / 1e6).toFixed(2)} MB`)

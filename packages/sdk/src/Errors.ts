@@ -135,6 +135,17 @@ export class Timeout extends Domain.Timeout implements ErrorFields {
 // ---------------------------------------------------------------------------
 
 /**
+ * The shared rate budget's store (Redis, see `feeshare/redis`) did not answer within its
+ * deadline and the budget fails closed; nothing was sent. `store` names it (no password).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BudgetUnavailable extends Domain.BudgetUnavailable implements ErrorFields {
+  readonly tag = this._tag
+}
+
+/**
  * An input (or an option) breaks a rule; nothing was sent. `field` is the path of the
  * offending value, `rule` the rule it breaks.
  *
@@ -508,6 +519,7 @@ export type FeeShareError =
   | UnexpectedResponse
   | TransportError
   | Timeout
+  | BudgetUnavailable
   | InvalidRequest
   | MfaRequired
   | InvalidKey
@@ -559,6 +571,7 @@ const facades = [
   UnexpectedResponse,
   TransportError,
   Timeout,
+  BudgetUnavailable,
   InvalidRequest,
   MfaRequired,
   InvalidKey,
@@ -598,6 +611,7 @@ const converters: ReadonlyArray<(u: unknown) => FeeShareError | undefined> = [
   pair(Domain.UnexpectedResponse, UnexpectedResponse),
   pair(Domain.TransportError, TransportError),
   pair(Domain.Timeout, Timeout),
+  pair(Domain.BudgetUnavailable, BudgetUnavailable),
   pair(Domain.InvalidRequest, InvalidRequest),
   pair(AgentLogin.MfaRequired, MfaRequired),
   pair(LocalSigner.InvalidKey, InvalidKey),

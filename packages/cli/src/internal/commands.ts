@@ -5,8 +5,10 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { FeeShareClient } from "@feeshare/client"
 import type * as Client from "@feeshare/client/FeeShareClient"
+import type * as RateBudget from "@feeshare/client/RateBudget"
 import { Api, BasisPoints, FeeShareError, type Plan } from "@feeshare/domain"
 import * as Console from "effect/Console"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -45,13 +47,31 @@ const announceWait = (wait: Client.RateLimitWait) =>
     `feeshare: waiting ${Math.ceil(wait.waitMillis / 1000)} s for the rate limit to reset (${wait.operation})`
   )
 
-const makeClient = (baseUrl: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
-  FeeShareClient.make({
-    baseUrl,
-    apiKey: Option.getOrUndefined(apiKey),
-    retry: { maxAttempts: 3 },
-    onRateLimitWait: announceWait
-  }).pipe(Effect.provide(FetchHttpClient.layer))
+/**
+ * With `--redis-url`: the budget shared through Redis (ioredis loads only then), failing closed
+ * with `BudgetUnavailable` when Redis does not answer within 1 s.
+ */
+const budgetOf = (g: Globals): Effect.Effect<RateBudget.Options | undefined> => {
+  const url = g.redisUrl
+  return Option.isNone(url)
+    ? Effect.succeed(undefined)
+    : Effect.map(Effect.promise(() => import("@feeshare/client/RedisBudget")), (RedisBudget) => ({
+      limit: g.budgetLimit,
+      window: Duration.hours(1),
+      key: Option.getOrUndefined(g.budgetKey),
+      store: RedisBudget.make({ url: url.value })
+    }))
+}
+
+const makeClient = (g: Globals, apiKey: Option.Option<Redacted.Redacted<string>>) =>
+  Effect.flatMap(budgetOf(g), (budget) =>
+    FeeShareClient.make({
+      baseUrl: g.baseUrl,
+      apiKey: Option.getOrUndefined(apiKey),
+      retry: { maxAttempts: 3 },
+      onRateLimitWait: announceWait,
+      budget
+    })).pipe(Effect.provide(FetchHttpClient.layer))
 
 /** The client with the API key; `MissingApiKey` when there is none. */
 const client = (g: Globals, operation: string) =>
@@ -63,7 +83,7 @@ const client = (g: Globals, operation: string) =>
         message: `no API key for ${Credentials.keyOf(g.baseUrl)}`
       })
     }
-    return yield* makeClient(g.baseUrl, apiKey)
+    return yield* makeClient(g, apiKey)
   })
 
 const signer = (g: Globals, operation: string) =>
@@ -103,7 +123,7 @@ export const authLogin = (
 ) =>
   Effect.gen(function*() {
     const wallet = yield* signer(g, "auth login")
-    const anonymous = yield* makeClient(g.baseUrl, Option.none())
+    const anonymous = yield* makeClient(g, Option.none())
     const credential = yield* anonymous.agentAuth.login({
       signer: wallet,
       keyName: args.keyName,
@@ -148,7 +168,7 @@ export const authMe = (g: Globals) =>
 export const limits = (g: Globals) =>
   Effect.gen(function*() {
     const apiKey = yield* apiKeyOf(g)
-    const api = yield* makeClient(g.baseUrl, apiKey)
+    const api = yield* makeClient(g, apiKey)
     const started = Date.now()
     const pong = yield* api.ping()
     const millis = Date.now() - started

@@ -37,12 +37,7 @@ export interface Settings {
   readonly watchdog: Watchdog
   readonly retry: RetryPolicy.Policy
   readonly maxRateLimitWaitMillis: number
-  readonly budget: Option.Option<{
-    readonly store: RateBudget.Store
-    readonly key: string
-    readonly limit: number
-    readonly windowMillis: number
-  }>
+  readonly budget: Option.Option<Budget>
   readonly rateLimit: SubscriptionRef.SubscriptionRef<Option.Option<RateLimit.RateLimitInfo>>
   /** Redirect hops and body size allowed per request. */
   readonly limits: Exchange.Limits
@@ -54,6 +49,35 @@ export interface Settings {
   /** Told before every rate-limit wait (a spent window, the budget, a 429, a Retry-After). */
   readonly onWait: (wait: RateLimitWait) => Effect.Effect<void>
 }
+
+/** The client-side budget of a client, resolved by `make`. */
+export interface Budget {
+  readonly store: RateBudget.Store
+  /** The configured limit (reported by a `RateLimited` the budget causes). */
+  readonly limit: number
+  /** The buckets every call counts against (the account is resolved once, on first use). */
+  buckets: Effect.Effect<ReadonlyArray<RateBudget.Bucket>, FeeShareError.FeeShareError>
+  /** The counts of the latest answer, not yet given to the store: they go with the next admission. */
+  pending: Pending | undefined
+}
+
+/** An answer's counts, kept for the next admission. */
+export interface Pending {
+  readonly used: number
+  readonly limit: number
+  /** The local time of the answer, and of the service's reset (both on this process's clock). */
+  readonly receivedAt: number
+  readonly resetAtMillis: number
+}
+
+/** The observation of an answer received `now - receivedAt` ago. */
+export const observationOf = (pending: Pending, now: number): RateBudget.Observation => ({
+  used: pending.used,
+  limit: pending.limit,
+  ageMillis: Math.max(0, now - pending.receivedAt),
+  resetInMillis: Math.max(0, Math.min(untrustedResetMillis, pending.resetAtMillis - pending.receivedAt)),
+  blockMillis: 0
+})
 
 /**
  * A wait the client is about to make before sending again.
@@ -292,6 +316,24 @@ export const make = (settings: Settings) => {
     span.attribute("http.response.status_code", status)
     if (snapshot === undefined) return result
     span.attribute("feeshare.rate_limit.remaining", snapshot.remaining)
+    if (Option.isSome(settings.budget)) {
+      const budget = settings.budget.value
+      // the service's count corrects the shared budget, with this process's next admission
+      return Effect.zipRight(
+        Effect.zipRight(
+          Clock.currentTimeMillis.pipe(Effect.map((receivedAt) => {
+            budget.pending = {
+              used: snapshot.limit - snapshot.remaining,
+              limit: snapshot.limit,
+              receivedAt,
+              resetAtMillis: snapshot.resetAtMillis
+            }
+          })),
+          publish(snapshot)
+        ),
+        result
+      )
+    }
     return Effect.zipRight(publish(snapshot), result)
   }
 
@@ -413,6 +455,63 @@ export const make = (settings: Settings) => {
   }
 
   /**
+   * One admission: the store decides, with the latest answer's counts (kept for the next
+   * admission when the store fails).
+   */
+  const admit = (
+    op: Operation,
+    budget: Budget,
+    buckets: ReadonlyArray<RateBudget.Bucket>,
+    now: number
+  ): Effect.Effect<number, FeeShareError.BudgetUnavailable> => {
+    const pending = budget.pending
+    budget.pending = undefined
+    return Effect.mapError(
+      budget.store.take(buckets, pending === undefined ? undefined : observationOf(pending, now)),
+      (error) => {
+        if (budget.pending === undefined) budget.pending = pending
+        return restamp(op, error)
+      }
+    )
+  }
+
+  /** A store's failure, named after the operation it held back. */
+  const restamp = (op: Operation, error: FeeShareError.BudgetUnavailable) =>
+    new FeeShareError.BudgetUnavailable({
+      status: 0,
+      message: `${op.operation}: the rate budget's store (${error.store}) is unavailable: ${error.message}; nothing was sent`,
+      operation: op.operation,
+      store: error.store
+    })
+
+  /**
+   * A 429 seen here makes every process sharing the budget wait until the reset (a wait
+   * beyond any real window is not shared). Best effort: the store being down changes nothing
+   * for this call, which waits anyway.
+   */
+  const shareBlock = (op: Operation, error: FeeShareError.RateLimited, waitMillis: number) => {
+    if (Option.isNone(settings.budget) || waitMillis <= 0 || waitMillis > untrustedResetMillis) return Effect.void
+    const budget = settings.budget.value
+    // the block holds everyone back; the counts come with the next answer's headers
+    return budget.buckets.pipe(
+      Effect.flatMap((buckets) =>
+        budget.store.observe(buckets, {
+          used: 0,
+          limit: error.limit,
+          ageMillis: 0,
+          resetInMillis: waitMillis,
+          blockMillis: waitMillis
+        })
+      ),
+      Effect.catchAll((failure) =>
+        Effect.logWarning("rate budget: could not share a 429 with the other processes").pipe(
+          Effect.annotateLogs({ operation: op.operation, reason: failure.message })
+        )
+      )
+    )
+  }
+
+  /**
    * The slow path: waits for a spent window and the budget before each attempt, retries
    * transient failures with backoff and 429s after their reset. `first` is the failure of
    * an attempt already made by the fast path.
@@ -423,7 +522,7 @@ export const make = (settings: Settings) => {
     span: Tracer.Span,
     first: FeeShareError.ApiFailure | undefined,
     hint: Hint
-  ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
+  ): Effect.Effect<unknown, FeeShareError.FeeShareError> =>
     Effect.gen(function*() {
       let attempts = first === undefined ? 0 : 1
       let failure = first
@@ -454,9 +553,10 @@ export const make = (settings: Settings) => {
           }
           if (Option.isSome(settings.budget)) {
             const budget = settings.budget.value
+            const buckets = yield* budget.buckets
             while (true) {
               const now = yield* Clock.currentTimeMillis
-              const wait = yield* budget.store.take(budget.key, budget.limit, budget.windowMillis, now)
+              const wait = yield* admit(op, budget, buckets, now)
               if (wait <= 0) break
               if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
                 return yield* spent(
@@ -489,6 +589,7 @@ export const make = (settings: Settings) => {
           if (attempts >= settings.retry.maxAttempts || waitedMillis + asked > settings.maxRateLimitWaitMillis) {
             return yield* Effect.fail(error)
           }
+          if (error._tag === "RateLimited") yield* shareBlock(op, error, asked)
           yield* Effect.logDebug("retry-after: waiting").pipe(
             Effect.annotateLogs({ operation: op.operation, status: error.status, waitMillis: asked })
           )
@@ -505,6 +606,7 @@ export const make = (settings: Settings) => {
               Effect.annotateLogs({ operation: op.operation, waitMillis: wait, resetAt: error.resetAt })
             )
             waitedWindow = error.resetAt
+            yield* shareBlock(op, error, wait)
             yield* settings.onWait({ operation: op.operation, waitMillis: wait, reason: "rate_limit_reset" })
             yield* Effect.sleep(Duration.millis(wait))
             waitedMillis += wait
@@ -534,21 +636,30 @@ export const make = (settings: Settings) => {
 
   /**
    * Sends `request`, honouring the rate-limit state, the budget and the retry policy. The
-   * common case (no budget, window not spent) makes its first attempt without the loop.
+   * common case (window not spent, the budget admits at once) makes its first attempt
+   * without the loop.
    */
   const send = (
     op: Operation,
     request: HttpClientRequest.HttpClientRequest,
     span: Tracer.Span
-  ): Effect.Effect<unknown, FeeShareError.ApiFailure> =>
+  ): Effect.Effect<unknown, FeeShareError.FeeShareError> =>
     Effect.flatMap(readRateLimit, (known) => {
       const hint: Hint = { retryAfter: undefined }
-      return Option.isNone(settings.budget) && !(Option.isSome(known) && known.value.remaining === 0)
-        ? Effect.catchAll(
-          attempt(op, request, span, hint),
-          (error) => Effect.withParentSpan(loop(op, request, span, error, hint), span)
-        )
-        : Effect.withParentSpan(loop(op, request, span, undefined, hint), span)
+      if (Option.isSome(known) && known.value.remaining === 0) {
+        return Effect.withParentSpan(loop(op, request, span, undefined, hint), span)
+      }
+      const first = Effect.catchAll(
+        attempt(op, request, span, hint),
+        (error) => Effect.withParentSpan(loop(op, request, span, error, hint), span)
+      )
+      if (Option.isNone(settings.budget)) return first
+      // one admission, then the attempt; a wait (or anything after) goes through the loop
+      const budget = settings.budget.value
+      return Effect.flatMap(budget.buckets, (buckets) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.flatMap(admit(op, budget, buckets, now), (wait) =>
+            wait <= 0 ? first : Effect.withParentSpan(loop(op, request, span, undefined, hint), span))))
     })
 
   /**

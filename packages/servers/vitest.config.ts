@@ -1,0 +1,15 @@
+import { defineProject } from "vitest/config"
+import { resolveSources } from "../../vitest.shared.js"
+
+export default defineProject({
+  ...resolveSources,
+  test: {
+    name: "servers",
+    include: ["test/**/*.test.ts"],
+    // every file starts servers and processes of its own: one file at a time, so that they do
+    // not starve each other of the machine's cores
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 60_000
+  }
+})
