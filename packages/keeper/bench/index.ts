@@ -1,0 +1,92 @@
+/**
+ * Claims per minute of one keeper pass against a bare loop of `PlanExecutor.execute` calls
+ * (build the plan, verify, sign, send, confirm: no journal, no workflow), on the same kind of
+ * sandbox started with 5 ms slots so that confirmation time does not hide the journal's cost.
+ * Each round runs on a fresh sandbox with the same positions; keeper and bare rounds
+ * alternate; medians are printed with their ratio (target: keeper time ≤ 1.3× the bare loop).
+ *
+ * Run: npm run bench -w @feeshare/keeper
+ */
+import { FeeShareClient } from "@feeshare/client/FeeShareClient"
+import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
+import * as Signers from "@feeshare/solana/Signers"
+import { Effect, Layer } from "effect"
+import * as Keeper from "../src/Keeper.js"
+import { keeper, keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "../test/support/fixture.js"
+
+const walletCount = 10
+const tokens = 2
+const claimersPerToken = 5
+const rounds = 3
+
+/** A sandbox with `walletCount` wallets owed fees in `tokens` tokens. */
+const setUp = Effect.gen(function*() {
+  const dir = temporaryDirectory("keeper-bench-")
+  const wallets = yield* Effect.forEach(Array.from({ length: walletCount }, (_, i) => i), (i) => keyFile(dir, `w${i}`))
+  yield* positions({ wallets, tokens, claimersPerToken, buySol: () => 2n })
+  const before = yield* owed(wallets)
+  const claims = [...before.values()].reduce((n, byMint) => n + [...byMint.values()].filter((a) => a > 0).length, 0)
+  return { wallets, before, claims }
+})
+
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const start = performance.now()
+    const result = yield* effect
+    return { result, millis: performance.now() - start }
+  })
+
+const keeperRound = Effect.gen(function*() {
+  const { claims, wallets } = yield* setUp
+  const layer = yield* keeper(wallets, { minClaimableLamports: 1, transactionFormat: "v1" })
+  const { millis, result } = yield* timed(Keeper.pass.pipe(Effect.provide(layer)))
+  const landed = result.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed").length
+  if (landed !== claims) return yield* Effect.dieMessage(`keeper claimed ${landed} of ${claims}`)
+  return { claims, millis }
+}).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
+
+const bareRound = Effect.gen(function*() {
+  const { before, claims, wallets } = yield* setUp
+  const client = yield* FeeShareClient
+  const { millis } = yield* timed(Effect.forEach(wallets, (wallet) =>
+    Effect.forEach([...(before.get(wallet.signer.publicKey) ?? new Map<string, number>()).entries()], ([mint, amount]) => {
+      if (amount <= 0) return Effect.void
+      const build = client.claims.createPlan({ feeClaimer: wallet.signer.publicKey, tokenMint: mint, transactionFormat: "v1" })
+      return Effect.flatMap(build, (plan) =>
+        PlanExecutor.execute(plan, { rebuild: () => build, format: "v1", rebroadcastInterval: "300 millis" })).pipe(
+          Effect.provide(Signers.layer(wallet.signer)),
+          Effect.asVoid
+        )
+    }, { discard: true }), { concurrency: 8, discard: true }))
+  return { claims, millis }
+}).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+const program = Effect.gen(function*() {
+  const keeperMillis: Array<number> = []
+  const bareMillis: Array<number> = []
+  let claims = 0
+  for (let i = 0; i < rounds; i++) {
+    const k = yield* keeperRound
+    const b = yield* bareRound
+    keeperMillis.push(k.millis)
+    bareMillis.push(b.millis)
+    claims = k.claims
+  }
+  const perMinute = (millis: number) => (claims / millis) * 60_000
+  const k = median(keeperMillis)
+  const b = median(bareMillis)
+  console.log(`@feeshare/keeper: ${claims} claims (${walletCount} wallets, ${tokens} tokens, v1), slots of 5 ms, ` +
+    `${rounds} alternating rounds, medians (node ${process.version})`)
+  console.log("| loop | ms | claims/min | ratio |")
+  console.log("| --- | ---: | ---: | ---: |")
+  console.log(`| bare PlanExecutor.execute loop (baseline) | ${b.toFixed(0)} | ${perMinute(b).toFixed(0)} | 1.00 |`)
+  console.log(`| keeper pass (workflow + journal) | ${k.toFixed(0)} | ${perMinute(k).toFixed(0)} | ${(k / b).toFixed(2)} |`)
+  console.log(`target <= 1.3: ${k / b <= 1.3 ? "met" : "NOT met"}`)
+})
+
+Effect.runPromise(program.pipe(Effect.provide(Layer.empty))).catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
