@@ -39,6 +39,8 @@ let sandbox: {
   readonly baseUrl: string
   readonly rpcUrl: string
   readonly demoApiKey: string
+  /** The seeded demo wallet and its keygen file (the installed sandbox starts seeded). */
+  readonly seeded: { readonly demoWallet: string; readonly demoKeypair: string } | null
 }
 
 const tarball = (name: string): string => {
@@ -59,8 +61,7 @@ const startSandbox = (cwd: string): Promise<typeof sandbox> =>
       output += chunk.toString()
       const line = output.split("\n")[0]
       if (output.includes("\n") && line !== undefined) {
-        const info: { readonly rootUrl: string; readonly baseUrl: string; readonly rpcUrl: string; readonly demoApiKey: string } =
-          JSON.parse(line)
+        const info: Omit<typeof sandbox, "stop"> = JSON.parse(line)
         resolve({ ...info, stop: () => child.kill("SIGINT") })
       }
     })
@@ -246,6 +247,26 @@ describe("@feeshare/cli as npx gets it", () => {
     expect(outcome.stderr).toContain("BudgetUnavailable")
     expect(outcome.stderr).not.toContain("pw-consumer")
     expect(outcome.code).toBe(7)
+  })
+
+  it("feeshare keeper once, from the installed package (libsql loaded on demand): claims the seeded demo wallet's fees", async () => {
+    const seeded = sandbox.seeded
+    expect(seeded).not.toBeNull()
+    if (seeded === null) return
+    const dir = await temporaryDirectory("feeshare-keeper-consumer-")
+    const config = join(dir, "keeper.json")
+    await writeFile(config, JSON.stringify({ wallets: [{ keypair: seeded.demoKeypair }], database: join(dir, "keeper.db") }))
+    const env = { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_RPC_URL: sandbox.rpcUrl }
+    const bin = join(cli, "node_modules", ".bin", "feeshare")
+    const once = await run(bin, ["keeper", "once", "--config", config, "--json"], { cwd: cli, env })
+    expect(once.code, once.stderr).toBe(0)
+    const positions = await run(bin, ["claims", "positions", "--wallet", seeded.demoWallet, "--json"], { cwd: cli, env })
+    expect(JSON.parse(positions.stdout)).toEqual([])
+    const status = await run(bin, ["keeper", "status", "--config", config, "--json"], { cwd: cli, env })
+    expect(status.code, status.stderr).toBe(0)
+    expect(status.stdout).toContain(seeded.demoWallet)
+    expect(once.stdout + once.stderr + status.stdout).not.toContain(sandbox.demoApiKey)
+    await remove(dir)
   })
 
   it("the installed package holds only dist/ and package.json, and nothing is written into it at run time", async () => {
