@@ -503,139 +503,73 @@ export class Defect extends Schema.TaggedError<Defect>()("Defect", {
 // conversion
 // ---------------------------------------------------------------------------
 
+type MakeOptions = { readonly disableValidation?: boolean }
+
+/** One core failure class, the facade class of the same tag, and the conversion between them. */
+const entry = <P, D extends P & { readonly message: string }, F extends ErrorFields>(
+  core: new(props: P, options?: MakeOptions) => D,
+  facade: new(props: P, options?: MakeOptions) => F
+) => ({
+  facade,
+  convert: (u: unknown): F | undefined =>
+    u instanceof core
+      // `message` is not enumerable on an Error: copy it explicitly
+      ? new facade({ ...u, message: u.message }, { disableValidation: true })
+      : undefined
+})
+
+/** The one table from each core failure class to its facade class. */
+const table = [
+  entry(Domain.BadRequest, BadRequest),
+  entry(Domain.Unauthorized, Unauthorized),
+  entry(Domain.Forbidden, Forbidden),
+  entry(Domain.NotFound, NotFound),
+  entry(Domain.RateLimited, RateLimited),
+  entry(Domain.ServerError, ServerError),
+  entry(Domain.UnexpectedResponse, UnexpectedResponse),
+  entry(Domain.TransportError, TransportError),
+  entry(Domain.Timeout, Timeout),
+  entry(Domain.BudgetUnavailable, BudgetUnavailable),
+  entry(Domain.InvalidRequest, InvalidRequest),
+  entry(AgentLogin.MfaRequired, MfaRequired),
+  entry(LocalSigner.InvalidKey, InvalidKey),
+  entry(Signer.SignerError, SignerError),
+  entry(Plan.InvalidPlan, InvalidPlan),
+  entry(Wire.MalformedTransaction, MalformedTransaction),
+  entry(Wire.NonCanonicalTransaction, NonCanonicalTransaction),
+  entry(Wire.FormatMismatch, FormatMismatch),
+  entry(Wire.MessageHashMismatch, MessageHashMismatch),
+  entry(Wire.UnexpectedSigner, UnexpectedSigner),
+  entry(Wire.MissingSigner, MissingSigner),
+  entry(Wire.SignerNotRequired, SignerNotRequired),
+  entry(Wire.InvalidSignature, InvalidSignature),
+  entry(Wire.SignatureUnavailable, SignatureUnavailable),
+  entry(Wire.LifetimeMismatch, LifetimeMismatch),
+  entry(Wire.MissingV1Limits, MissingV1Limits),
+  entry(Wire.BudgetMismatch, BudgetMismatch),
+  entry(Wire.SizeMismatch, SizeMismatch),
+  entry(Chain.ChainUnavailable, ChainUnavailable),
+  entry(Chain.PreflightFailed, PreflightFailed),
+  entry(Chain.TransactionFailed, TransactionFailed),
+  entry(Chain.BlockhashExpired, BlockhashExpired),
+  entry(PlanExecutor.RebuildLimitReached, RebuildLimitReached),
+  entry(PlanExecutor.SetupTimedOut, SetupTimedOut)
+] as const
+
 /**
- * Every class a `FeeShare` call can reject with.
+ * Every class a `FeeShare` call can reject with: the facade class of every core failure, and
+ * `Aborted`, `Closed` and `Defect`.
  *
  * @since 0.1.0
  * @category models
  */
-export type FeeShareError =
-  | BadRequest
-  | Unauthorized
-  | Forbidden
-  | NotFound
-  | RateLimited
-  | ServerError
-  | UnexpectedResponse
-  | TransportError
-  | Timeout
-  | BudgetUnavailable
-  | InvalidRequest
-  | MfaRequired
-  | InvalidKey
-  | SignerError
-  | InvalidPlan
-  | MalformedTransaction
-  | NonCanonicalTransaction
-  | FormatMismatch
-  | MessageHashMismatch
-  | UnexpectedSigner
-  | MissingSigner
-  | SignerNotRequired
-  | InvalidSignature
-  | SignatureUnavailable
-  | LifetimeMismatch
-  | MissingV1Limits
-  | BudgetMismatch
-  | SizeMismatch
-  | ChainUnavailable
-  | PreflightFailed
-  | TransactionFailed
-  | BlockhashExpired
-  | RebuildLimitReached
-  | SetupTimedOut
-  | Aborted
-  | Closed
-  | Defect
+export type FeeShareError = InstanceType<(typeof table)[number]["facade"]> | Aborted | Closed | Defect
 
-type MakeOptions = { readonly disableValidation?: boolean }
-
-/** A converter from the core class to the facade class of the same tag. */
-const pair = <P, D extends P & { readonly message: string }, F extends FeeShareError>(
-  core: new(props: P, options?: MakeOptions) => D,
-  facade: new(props: P, options?: MakeOptions) => F
-) =>
-(u: unknown): F | undefined =>
-  u instanceof core
-    // `message` is not enumerable on an Error: copy it explicitly
-    ? new facade({ ...u, message: u.message }, { disableValidation: true })
-    : undefined
-
-const facades = [
-  BadRequest,
-  Unauthorized,
-  Forbidden,
-  NotFound,
-  RateLimited,
-  ServerError,
-  UnexpectedResponse,
-  TransportError,
-  Timeout,
-  BudgetUnavailable,
-  InvalidRequest,
-  MfaRequired,
-  InvalidKey,
-  SignerError,
-  InvalidPlan,
-  MalformedTransaction,
-  NonCanonicalTransaction,
-  FormatMismatch,
-  MessageHashMismatch,
-  UnexpectedSigner,
-  MissingSigner,
-  SignerNotRequired,
-  InvalidSignature,
-  SignatureUnavailable,
-  LifetimeMismatch,
-  MissingV1Limits,
-  BudgetMismatch,
-  SizeMismatch,
-  ChainUnavailable,
-  PreflightFailed,
-  TransactionFailed,
-  BlockhashExpired,
-  RebuildLimitReached,
-  SetupTimedOut,
+const facades: ReadonlyArray<new(...args: never) => FeeShareError> = [
+  ...table.map((row) => row.facade),
   Aborted,
   Closed,
   Defect
-] as const
-
-const converters: ReadonlyArray<(u: unknown) => FeeShareError | undefined> = [
-  pair(Domain.BadRequest, BadRequest),
-  pair(Domain.Unauthorized, Unauthorized),
-  pair(Domain.Forbidden, Forbidden),
-  pair(Domain.NotFound, NotFound),
-  pair(Domain.RateLimited, RateLimited),
-  pair(Domain.ServerError, ServerError),
-  pair(Domain.UnexpectedResponse, UnexpectedResponse),
-  pair(Domain.TransportError, TransportError),
-  pair(Domain.Timeout, Timeout),
-  pair(Domain.BudgetUnavailable, BudgetUnavailable),
-  pair(Domain.InvalidRequest, InvalidRequest),
-  pair(AgentLogin.MfaRequired, MfaRequired),
-  pair(LocalSigner.InvalidKey, InvalidKey),
-  pair(Signer.SignerError, SignerError),
-  pair(Plan.InvalidPlan, InvalidPlan),
-  pair(Wire.MalformedTransaction, MalformedTransaction),
-  pair(Wire.NonCanonicalTransaction, NonCanonicalTransaction),
-  pair(Wire.FormatMismatch, FormatMismatch),
-  pair(Wire.MessageHashMismatch, MessageHashMismatch),
-  pair(Wire.UnexpectedSigner, UnexpectedSigner),
-  pair(Wire.MissingSigner, MissingSigner),
-  pair(Wire.SignerNotRequired, SignerNotRequired),
-  pair(Wire.InvalidSignature, InvalidSignature),
-  pair(Wire.SignatureUnavailable, SignatureUnavailable),
-  pair(Wire.LifetimeMismatch, LifetimeMismatch),
-  pair(Wire.MissingV1Limits, MissingV1Limits),
-  pair(Wire.BudgetMismatch, BudgetMismatch),
-  pair(Wire.SizeMismatch, SizeMismatch),
-  pair(Chain.ChainUnavailable, ChainUnavailable),
-  pair(Chain.PreflightFailed, PreflightFailed),
-  pair(Chain.TransactionFailed, TransactionFailed),
-  pair(Chain.BlockhashExpired, BlockhashExpired),
-  pair(PlanExecutor.RebuildLimitReached, RebuildLimitReached),
-  pair(PlanExecutor.SetupTimedOut, SetupTimedOut)
 ]
 
 /**
@@ -666,8 +600,8 @@ export const fromCause = (cause: Cause.Cause<unknown>, signal?: AbortSignal): Fe
   }
   const error = Cause.squash(cause)
   if (isFeeShareError(error)) return error
-  for (const convert of converters) {
-    const converted = convert(error)
+  for (const row of table) {
+    const converted: FeeShareError | undefined = row.convert(error)
     if (converted !== undefined) return converted
   }
   return new Defect({ status: 0, message: `unexpected: ${describe(error)}`, cause: error })
