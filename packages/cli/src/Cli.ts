@@ -12,6 +12,7 @@ import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type * as Commands from "./internal/commands.js"
+import * as Defaults from "./internal/defaults.js"
 import * as Output from "./Output.js"
 import packageJson from "../package.json" with { type: "json" }
 
@@ -29,7 +30,7 @@ export const version: string = packageJson.version
  * @since 0.1.0
  * @category constants
  */
-export const defaultBaseUrl = "http://127.0.0.1:8787/api/v1"
+export const defaultBaseUrl = Defaults.baseUrl
 
 const globals = {
   baseUrl: Options.text("base-url").pipe(
@@ -373,7 +374,7 @@ export const sandbox = Command.make(
   },
   () => Effect.dieMessage("feeshare sandbox is dispatched by the bin before @effect/cli parses it")
 ).pipe(Command.withDescription(
-  "Serve the whole API locally over an in-process Solana ledger (default port 8787); prints the URLs and a demo key"
+  `Serve the whole API locally over an in-process Solana ledger (default port ${Defaults.sandboxPort}); prints the URLs and a demo key`
 ))
 
 const demo = Command.make("demo", {}, () =>

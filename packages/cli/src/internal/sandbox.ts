@@ -14,9 +14,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Output from "../Output.js"
+import * as Defaults from "./defaults.js"
 
 /** The port `feeshare sandbox` listens on unless `--port` says otherwise. */
-export const defaultPort = 8787
+export const defaultPort = Defaults.sandboxPort
 
 /** The sandbox's usage text, for `feeshare sandbox`. */
 export const usage = Flags.usage
