@@ -336,24 +336,41 @@ const keeperRunOptions = {
     Options.withDescription("write the metrics (Prometheus text format) to this file after each pass")
   )
 }
+const keeperPostgresUrl = Options.redacted("postgres-url").pipe(
+  Options.withFallbackConfig(Config.redacted("FEESHARE_KEEPER_POSTGRES_URL")),
+  Options.optional,
+  Options.withDescription("run as one runner of a cluster whose storage and journal are in this PostgreSQL (env FEESHARE_KEEPER_POSTGRES_URL)")
+)
+const keeperClusterOptions = {
+  ...keeperRunOptions,
+  postgresUrl: keeperPostgresUrl,
+  runnerHost: Options.text("runner-host").pipe(
+    Options.withDefault("127.0.0.1"),
+    Options.withDescription("with --postgres-url: the address other runners reach this one at (and where it listens)")
+  ),
+  runnerPort: Options.integer("runner-port").pipe(
+    Options.optional,
+    Options.withDescription("with --postgres-url: this runner's port (default: a free one)")
+  )
+}
 const loadKeeper = Effect.promise(() => import("./internal/keeper.js"))
 const keeper = Command.make("keeper").pipe(
   Command.withDescription("Claim fees for many wallets, unattended and exactly once, surviving crashes"),
   Command.withSubcommands([
-    Command.make("run", keeperRunOptions, (args) =>
+    Command.make("run", keeperClusterOptions, (args) =>
       Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))).pipe(
-        Command.withDescription("Claim in passes forever (`intervalSeconds` apart); logs on stderr")
+        Command.withDescription("Claim in passes forever (`intervalSeconds` apart); logs on stderr; --postgres-url: one runner of a cluster")
       ),
     Command.make("once", keeperRunOptions, (args) =>
       Effect.gen(function*() {
         const g = yield* root
         yield* print(g, yield* (yield* loadKeeper).once(g, args))
       })).pipe(Command.withDescription("One pass: settle the journal, claim what passes the policy, report")),
-    Command.make("status", { config: keeperConfig.pipe(Options.optional), database: keeperDatabase }, (args) =>
+    Command.make("status", { config: keeperConfig.pipe(Options.optional), database: keeperDatabase, postgresUrl: keeperPostgresUrl }, (args) =>
       Effect.gen(function*() {
         const g = yield* root
         yield* print(g, yield* (yield* loadKeeper).status(g, args))
-      })).pipe(Command.withDescription("Per wallet: last run, claimed totals, pending plans, failures with their tag"))
+      })).pipe(Command.withDescription("Per wallet: last run, claimed totals, pending plans, failures with their tag; on a cluster, its runners"))
   ])
 )
 

@@ -39,6 +39,8 @@ export interface StageRow {
   readonly status: StageStatus
   readonly slot: bigint | null
   readonly createdAt: number
+  /** The runner that signed and journaled the stage (its address on a cluster; null on one machine). */
+  readonly runner: string | null
 }
 
 /**
@@ -64,6 +66,24 @@ export interface RunRow {
   readonly lamports: bigint
   readonly fees: bigint
   readonly at: number
+  /** The runner that recorded the run (its address on a cluster; null on one machine). */
+  readonly runner: string | null
+  /** When the run began (null when not recorded). */
+  readonly startedAt: number | null
+}
+
+/**
+ * A wallet's current owner on a cluster: the runner whose pass of it began last, and when its
+ * last pass began and ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface OwnerRow {
+  readonly wallet: string
+  readonly runner: string
+  readonly startedAt: number
+  readonly finishedAt: number | null
 }
 
 /**
@@ -93,6 +113,11 @@ export declare namespace Journal {
     /** Finished runs of a wallet and mint (the round of the next workflow's key). */
     readonly runCount: (wallet: string, mint: string) => Effect.Effect<number, SqlError>
     readonly runs: Effect.Effect<ReadonlyArray<RunRow>, SqlError>
+    /** Runs of a wallet that journaled stages but recorded no outcome (cut short by a crash). */
+    readonly unrecorded: (wallet: string) => Effect.Effect<ReadonlyArray<{ readonly key: string; readonly mint: string }>, SqlError>
+    /** A pass of `wallet` by `runner` began (`finishedAt` null) or ended. */
+    readonly recordOwner: (row: OwnerRow) => Effect.Effect<void, SqlError>
+    readonly owners: Effect.Effect<ReadonlyArray<OwnerRow>, SqlError>
   }
 }
 
@@ -116,6 +141,7 @@ interface RawStage {
   readonly status: StageStatus
   readonly slot: string | null
   readonly created_at: unknown
+  readonly runner: string | null
 }
 
 interface RawRun {
@@ -128,6 +154,15 @@ interface RawRun {
   readonly lamports: string
   readonly fees: string
   readonly at: unknown
+  readonly runner: string | null
+  readonly started_at: unknown
+}
+
+interface RawOwner {
+  readonly wallet: string
+  readonly runner: string
+  readonly started_at: unknown
+  readonly finished_at: unknown
 }
 
 const stageOf = (raw: RawStage): StageRow => ({
@@ -144,7 +179,8 @@ const stageOf = (raw: RawStage): StageRow => ({
   fee: toBigint(raw.fee),
   status: raw.status,
   slot: raw.slot === null ? null : toBigint(raw.slot),
-  createdAt: toNumber(raw.created_at)
+  createdAt: toNumber(raw.created_at),
+  runner: raw.runner
 })
 
 const runOf = (raw: RawRun): RunRow => ({
@@ -156,7 +192,16 @@ const runOf = (raw: RawRun): RunRow => ({
   message: raw.message,
   lamports: toBigint(raw.lamports),
   fees: toBigint(raw.fees),
-  at: toNumber(raw.at)
+  at: toNumber(raw.at),
+  runner: raw.runner,
+  startedAt: raw.started_at === null ? null : toNumber(raw.started_at)
+})
+
+const ownerOf = (raw: RawOwner): OwnerRow => ({
+  wallet: raw.wallet,
+  runner: raw.runner,
+  startedAt: toNumber(raw.started_at),
+  finishedAt: raw.finished_at === null ? null : toNumber(raw.finished_at)
 })
 
 /**
@@ -167,8 +212,11 @@ const runOf = (raw: RawRun): RunRow => ({
  */
 export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // SQLite (one machine) or PostgreSQL (a cluster): only the row id's type differs
+  const id = sql.onDialectOrElse({ pg: () => sql.literal("BIGSERIAL PRIMARY KEY"), orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT") })
   yield* sql`CREATE TABLE IF NOT EXISTS keeper_stages (
-    signature TEXT PRIMARY KEY,
+    id ${id},
+    signature TEXT NOT NULL UNIQUE,
     key TEXT NOT NULL,
     wallet TEXT NOT NULL,
     mint TEXT NOT NULL,
@@ -181,10 +229,13 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
     fee TEXT NOT NULL,
     status TEXT NOT NULL,
     slot TEXT,
-    created_at INTEGER NOT NULL
+    created_at BIGINT NOT NULL,
+    runner TEXT
   )`
+  yield* sql`CREATE INDEX IF NOT EXISTS keeper_stages_key ON keeper_stages (key)`
+  yield* sql`CREATE INDEX IF NOT EXISTS keeper_stages_status ON keeper_stages (status, wallet, mint)`
   yield* sql`CREATE TABLE IF NOT EXISTS keeper_runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id ${id},
     wallet TEXT NOT NULL,
     mint TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -193,7 +244,16 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
     message TEXT,
     lamports TEXT NOT NULL,
     fees TEXT NOT NULL,
-    at INTEGER NOT NULL
+    at BIGINT NOT NULL,
+    runner TEXT,
+    started_at BIGINT
+  )`
+  yield* sql`CREATE INDEX IF NOT EXISTS keeper_runs_position ON keeper_runs (wallet, mint)`
+  yield* sql`CREATE TABLE IF NOT EXISTS keeper_owners (
+    wallet TEXT PRIMARY KEY,
+    runner TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    finished_at BIGINT
   )`
   return Journal.of({
     recordSigned: (rows) =>
@@ -201,7 +261,7 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
         Effect.forEach(
           rows,
           (row) =>
-            sql`INSERT OR IGNORE INTO keeper_stages ${
+            sql`INSERT INTO keeper_stages ${
               sql.insert({
                 signature: row.signature,
                 key: row.key,
@@ -216,9 +276,10 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
                 fee: String(row.fee),
                 status: "signed",
                 slot: null,
-                created_at: row.createdAt
+                created_at: row.createdAt,
+                runner: row.runner
               })
-            }`,
+            } ON CONFLICT DO NOTHING`,
           { discard: true }
         )
       ),
@@ -227,11 +288,11 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
         .pipe(Effect.asVoid),
     unsettled: (filter) =>
       (filter === undefined
-        ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY rowid`
-        : sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY rowid`)
+        ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`
+        : sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY id`)
         .pipe(Effect.map((rows) => rows.map(stageOf))),
     stagesOf: (key) =>
-      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY rowid`.pipe(Effect.map((rows) => rows.map(stageOf))),
+      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY id`.pipe(Effect.map((rows) => rows.map(stageOf))),
     feesSince: (sinceMillis) =>
       sql<{ readonly fee: string }>`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
         .pipe(Effect.map((rows) => rows.reduce((sum, row) => sum + toBigint(row.fee), 0n))),
@@ -246,14 +307,25 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
           message: row.message,
           lamports: String(row.lamports),
           fees: String(row.fees),
-          at: row.at
+          at: row.at,
+          runner: row.runner,
+          started_at: row.startedAt
         })
       }`.pipe(Effect.asVoid),
     runCount: (wallet, mint) =>
       sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`.pipe(
         Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
       ),
-    runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf)))
+    runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf))),
+    unrecorded: (wallet) =>
+      sql<{ readonly key: string; readonly mint: string }>`SELECT DISTINCT s.key, s.mint FROM keeper_stages s
+        WHERE s.wallet = ${wallet} AND NOT EXISTS (SELECT 1 FROM keeper_runs r WHERE r.key = s.key) ORDER BY s.key`,
+    recordOwner: (row) =>
+      sql`INSERT INTO keeper_owners ${
+        sql.insert({ wallet: row.wallet, runner: row.runner, started_at: row.startedAt, finished_at: row.finishedAt })
+      } ON CONFLICT (wallet) DO UPDATE SET runner = excluded.runner, started_at = excluded.started_at, finished_at = excluded.finished_at`
+        .pipe(Effect.asVoid),
+    owners: sql<RawOwner>`SELECT * FROM keeper_owners ORDER BY wallet`.pipe(Effect.map((rows) => rows.map(ownerOf)))
   })
 })
 

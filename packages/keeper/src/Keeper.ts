@@ -47,6 +47,8 @@ export interface Options {
   /** Rebroadcast of an unconfirmed transaction (default 1 second). */
   readonly rebroadcastInterval?: Duration.DurationInput | undefined
   readonly hooks?: Hooks | undefined
+  /** This runner's address on a cluster, recorded with every stage and run it journals. */
+  readonly runner?: string | undefined
 }
 
 /**
@@ -327,7 +329,8 @@ export const claimPosition = (payload: {
               fee: decoded[i] === undefined ? 0n : feeOf(decoded[i]),
               status: "signed",
               slot: null,
-              createdAt: now
+              createdAt: now,
+              runner: options.runner ?? null
             }))
             round++
             yield* journal.recordSigned(rows)
@@ -404,29 +407,42 @@ export const ClaimWorkflowLive = ClaimWorkflow.toLayer((payload) =>
  * One position in a pass's report.
  *
  * @since 0.1.0
+ * @category schemas
+ */
+export const PositionReport = Schema.Struct({
+  ...Outcome.fields,
+  mint: Schema.String,
+  claimable: Schema.Number,
+  key: Schema.NullOr(Schema.String)
+})
+
+/**
+ * @since 0.1.0
  * @category models
  */
-export interface PositionReport extends Outcome {
-  readonly mint: string
-  readonly claimable: number
-  readonly key: string | null
-}
+export interface PositionReport extends Schema.Schema.Type<typeof PositionReport> {}
 
 /**
  * One wallet in a pass's report.
  *
  * @since 0.1.0
+ * @category schemas
+ */
+export const WalletReport = Schema.Struct({
+  wallet: Schema.String,
+  positions: Schema.Array(PositionReport),
+  /** Positions left alone by the policy (below the minimum, not allowed, denied). */
+  skipped: Schema.Number,
+  /** Partner/deployer vault claimables (reported, not claimed by the keeper). */
+  vaults: Schema.Array(Schema.Struct({ kind: Schema.String, quoteMint: Schema.String, claimableAmount: Schema.String })),
+  error: Schema.NullOr(Schema.Struct({ tag: Schema.String, message: Schema.String }))
+})
+
+/**
+ * @since 0.1.0
  * @category models
  */
-export interface WalletReport {
-  readonly wallet: string
-  readonly positions: ReadonlyArray<PositionReport>
-  /** Positions left alone by the policy (below the minimum, not allowed, denied). */
-  readonly skipped: number
-  /** Partner/deployer vault claimables (reported, not claimed by the keeper). */
-  readonly vaults: ReadonlyArray<{ readonly kind: string; readonly quoteMint: string; readonly claimableAmount: string }>
-  readonly error: { readonly tag: string; readonly message: string } | null
-}
+export interface WalletReport extends Schema.Schema.Type<typeof WalletReport> {}
 
 /**
  * @since 0.1.0
@@ -437,9 +453,10 @@ export interface PassReport {
   readonly wallets: ReadonlyArray<WalletReport>
 }
 
-const record = (wallet: string, mint: string, key: string, result: Outcome) =>
+const record = (wallet: string, mint: string, key: string, result: Outcome, startedAt: number) =>
   Effect.gen(function*() {
     const journal = yield* Journal.Journal
+    const { options } = yield* Settings
     const at = yield* Clock.currentTimeMillis
     yield* journal.recordRun({
       wallet,
@@ -450,7 +467,9 @@ const record = (wallet: string, mint: string, key: string, result: Outcome) =>
       message: result.message,
       lamports: result.lamports,
       fees: result.fees,
-      at
+      at,
+      runner: options.runner ?? null,
+      startedAt
     })
     if (result.outcome === "claimed") {
       yield* Metric.increment(Metrics.claimsLanded)
@@ -490,12 +509,34 @@ const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: 
     )
   )
 
-const walletPass = (wallet: Policy.Wallet) =>
+/**
+ * One wallet's pass: its positions and vaults, then a claim workflow per position the policy
+ * selects (one after another), each outcome recorded. Failures become the report's `error`.
+ *
+ * @since 0.1.0
+ * @category claiming
+ */
+export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
+  WalletReport,
+  never,
+  Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
+> =>
   Effect.gen(function*() {
     const { options } = yield* Settings
     const client = yield* FeeShareClient
     const journal = yield* Journal.Journal
     const address = wallet.signer.publicKey
+    const reports: Array<PositionReport> = []
+    // runs cut short by a crash (here or on a runner that died): the engine resumes or has
+    // finished their workflow; the same key attaches to it, and its outcome is recorded now
+    if (!options.config.dryRun) {
+      for (const { key, mint } of yield* journal.unrecorded(address)) {
+        const startedAt = yield* Clock.currentTimeMillis
+        const result = yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable: 0 })
+        yield* record(address, mint, key, result, startedAt)
+        reports.push({ ...result, mint, claimable: Number(result.lamports), key })
+      }
+    }
     const positions = yield* client.claims.positions({ wallet: address })
     const { vaults } = yield* client.claims.vaults({ wallet: address })
     const chosen = positions.filter((p, i) =>
@@ -503,15 +544,15 @@ const walletPass = (wallet: Policy.Wallet) =>
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
       Policy.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
     )
-    const reports: Array<PositionReport> = []
     for (const position of chosen) {
       const mint = position.baseMint
       const claimable = position.totalClaimableLamportsUserShare
       const key = `${address}/${mint}/${yield* journal.runCount(address, mint)}`
+      const startedAt = yield* Clock.currentTimeMillis
       const result = options.config.dryRun
         ? yield* dryRun(wallet, mint, claimable, options.config.transactionFormat)
         : yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable })
-      yield* record(address, mint, key, result)
+      yield* record(address, mint, key, result, startedAt)
       reports.push({ ...result, mint, claimable, key })
     }
     const report: WalletReport = {

@@ -26,7 +26,19 @@ export interface WalletStatus {
     readonly message: string | null
     readonly at: number
   }>
+  /** On a cluster: the runner whose pass of the wallet began last, and when it began and ended. */
+  readonly owner: Journal.OwnerRow | null
 }
+
+/**
+ * How far a wallet is behind its schedule: the time since its last pass ended beyond one
+ * interval (0 when on time; the time since the pass began when one is running or never ended).
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const lagMillis = (owner: Journal.OwnerRow, nowMillis: number, intervalMillis: number): number =>
+  Math.max(0, nowMillis - (owner.finishedAt ?? owner.startedAt) - intervalMillis)
 
 /**
  * Reads the journal; touches neither the service nor the chain.
@@ -38,6 +50,7 @@ export const read = Effect.gen(function*() {
   const journal = yield* Journal.Journal
   const runs = yield* journal.runs
   const pending = yield* journal.unsettled()
+  const owners = new Map((yield* journal.owners).map((row) => [row.wallet, row]))
   const byWallet = new Map<string, {
     lastRunAt: number | null
     claims: number
@@ -67,5 +80,6 @@ export const read = Effect.gen(function*() {
     }
   }
   for (const row of pending) entry(row.wallet).pending.push({ key: row.key, stage: row.stage, signature: row.signature })
-  return [...byWallet.entries()].map(([wallet, e]): WalletStatus => ({ wallet, ...e }))
+  for (const wallet of owners.keys()) entry(wallet)
+  return [...byWallet.entries()].map(([wallet, e]): WalletStatus => ({ wallet, ...e, owner: owners.get(wallet) ?? null }))
 })

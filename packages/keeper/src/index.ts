@@ -8,6 +8,8 @@
 /** @since 0.1.0 */
 export * as Policy from "./Policy.js"
 /** @since 0.1.0 */
+export * as Cluster from "./Cluster.js"
+/** @since 0.1.0 */
 export * as Journal from "./Journal.js"
 /** @since 0.1.0 */
 export * as Keeper from "./Keeper.js"

@@ -8,61 +8,27 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
-import { address, createSolanaRpc, getBase58Decoder, getBase64Encoder, getTransactionDecoder } from "@solana/kit"
+import { address, createSolanaRpc } from "@solana/kit"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
-import { createServer, type IncomingMessage } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { keyFile, type KeyFile, owed, positions, sandboxLayer, solBalance, temporaryDirectory, wsolAccount, wsolBalance } from "./support/fixture.js"
+import {
+  keyFile,
+  type KeyFile,
+  ledgerFates,
+  owed,
+  positions,
+  recordingProxy,
+  sandboxLayer,
+  solBalance,
+  temporaryDirectory,
+  wsolAccount,
+  wsolBalance
+} from "./support/fixture.js"
 
 const cliBin = fileURLToPath(new URL("../../cli/src/bin.ts", import.meta.url))
-
-interface Sent {
-  readonly transaction: string
-  readonly accepted: boolean
-}
-
-/** A JSON-RPC proxy to the sandbox's /rpc that records every sendTransaction (accepted or refused). */
-const recordingProxy = Effect.acquireRelease(
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.async<{ readonly url: string; readonly sent: Array<Sent>; readonly close: () => void }>((resume) => {
-      const sent: Array<Sent> = []
-      const read = (request: IncomingMessage) =>
-        new Promise<string>((done) => {
-          let body = ""
-          request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-          request.on("end", () => done(body))
-        })
-      const server = createServer((request, response) => {
-        void read(request).then(async (body) => {
-          const answer = await fetch(info.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
-          const text = await answer.text()
-          const calls = [JSON.parse(body)].flat() as Array<{ method: string; params: Array<unknown> }>
-          const results = [JSON.parse(text)].flat() as Array<{ error?: unknown }>
-          calls.forEach((call, i) => {
-            if (call.method === "sendTransaction") {
-              sent.push({ transaction: String(call.params[0]), accepted: results[i]?.error === undefined })
-            }
-          })
-          response.writeHead(answer.status, { "content-type": "application/json" })
-          response.end(text)
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          sent,
-          close: () => {
-            server.closeAllConnections()
-            server.close()
-          }
-        })))
-    })),
-  (proxy) => Effect.sync(proxy.close)
-)
 
 /**
  * `feeshare keeper once --json` as a child process. With `hook`, resolves with the hook's line
@@ -103,31 +69,6 @@ interface Report {
   readonly reconciled: { readonly landed: number; readonly rebroadcast: number; readonly dead: number }
   readonly wallets: ReadonlyArray<{ readonly positions: ReadonlyArray<{ readonly outcome: string }> }>
 }
-
-/** What the ledger says about every distinct transaction the proxy saw. */
-const ledgerFates = (sent: ReadonlyArray<Sent>) =>
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.promise(async () => {
-      const distinct = [...new Set(sent.map((s) => s.transaction))]
-      return Promise.all(distinct.map(async (wire) => {
-        const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(wire))
-        const [, first] = Object.entries(transaction.signatures)[0]!
-        const signature = getBase58Decoder().decode(first!)
-        // plain JSON-RPC: Kit's types stop at maxSupportedTransactionVersion 0, the claims are v1
-        const answer = await fetch(info.rpcUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "getTransaction",
-            params: [signature, { encoding: "json", maxSupportedTransactionVersion: 1 }]
-          })
-        })
-        const found = ((await answer.json()) as { result: { meta: { err: unknown; fee: number } } | null }).result
-        return { signature, landed: found !== null, err: found?.meta.err ?? null, fee: BigInt(found?.meta.fee ?? 0) }
-      }))
-    }))
 
 /**
  * The restart's pass reports nothing to claim, or (when the engine's resumed workflow, same

@@ -51,7 +51,7 @@ const announceWait = (wait: Client.RateLimitWait) =>
  * With `--redis-url`: the budget shared through Redis (ioredis loads only then), failing closed
  * with `BudgetUnavailable` when Redis does not answer within 1 s.
  */
-const budgetOf = (g: Globals): Effect.Effect<RateBudget.Options | undefined> => {
+export const budgetOf = (g: Globals): Effect.Effect<RateBudget.Options | undefined> => {
   const url = g.redisUrl
   return Option.isNone(url)
     ? Effect.succeed(undefined)

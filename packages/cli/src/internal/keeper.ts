@@ -6,11 +6,13 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
+import * as Cluster from "@feeshare/keeper/Cluster"
 import * as Keeper from "@feeshare/keeper/Keeper"
 import * as Metrics from "@feeshare/keeper/Metrics"
 import * as Policy from "@feeshare/keeper/Policy"
 import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
@@ -18,12 +20,13 @@ import * as LogLevel from "effect/LogLevel"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
 import type { Globals } from "../Cli.js"
 import { MissingApiKey } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
-import { defaultRpcUrl } from "./commands.js"
+import { budgetOf, defaultRpcUrl } from "./commands.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -32,6 +35,13 @@ export interface RunArgs {
   readonly database: Option.Option<string>
   readonly maxFeesPerHour: Option.Option<number>
   readonly metricsFile: Option.Option<string>
+}
+
+/** `keeper run`'s options: with `postgresUrl`, one runner of a cluster. */
+export interface ClusterArgs extends RunArgs {
+  readonly postgresUrl: Option.Option<Redacted.Redacted<string>>
+  readonly runnerHost: string
+  readonly runnerPort: Option.Option<number>
 }
 
 const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxFeesPerHour">) =>
@@ -84,12 +94,17 @@ const environment = (g: Globals, args: RunArgs) =>
     if (Option.isNone(apiKey)) {
       return yield* new MissingApiKey({ operation: "keeper", message: `no API key for ${Credentials.keyOf(g.baseUrl)}` })
     }
+    // --redis-url: the budget shared with every process of the account (all runners of a cluster)
+    const shared = yield* budgetOf(g)
+    const budget = shared !== undefined && config.rateBudget !== undefined
+      ? { ...shared, limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) }
+      : shared ?? (config.rateBudget === undefined
+        ? undefined
+        : { limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) })
     const client = FeeShareClient.layer({
       baseUrl: g.baseUrl,
       apiKey: apiKey.value,
-      ...(config.rateBudget === undefined
-        ? {}
-        : { budget: { limit: config.rateBudget.limit, window: `${config.rateBudget.windowSeconds} seconds` } }),
+      ...(budget === undefined ? {} : { budget }),
       onRateLimitWait: (wait) =>
         Effect.zipRight(
           Metric.increment(Metrics.rateLimitWaits),
@@ -98,11 +113,13 @@ const environment = (g: Globals, args: RunArgs) =>
           )
         )
     }).pipe(Layer.provide(FetchHttpClient.layer))
-    const layer = Keeper.layer({ config, wallets, hooks: hooksFromEnv() }).pipe(
+    const services = Layer.merge(client, ChainRpc.layer(rpcUrlOf(g)))
+    const keeper: Keeper.Options = { config, wallets, hooks: hooksFromEnv() }
+    const layer = Keeper.layer(keeper).pipe(
       Layer.provideMerge(Keeper.layerStorage(config.database)),
-      Layer.provideMerge(Layer.merge(client, ChainRpc.layer(rpcUrlOf(g))))
+      Layer.provideMerge(services)
     )
-    return { config, layer }
+    return { config, layer, keeper, services }
   })
 
 const writeMetrics = (args: RunArgs) =>
@@ -162,9 +179,39 @@ export const once = (g: Globals, args: RunArgs) =>
     return Output.result(reportJson(report), reportLines(report, config.dryRun))
   }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
 
-/** `keeper run`: passes forever, a log line per position, the metrics file after each pass. */
-export const run = (g: Globals, args: RunArgs) =>
+/** A free TCP port on `host` (asked of the kernel, then released for the runner to take). */
+const freePort = (host: string) =>
+  Effect.async<number>((resume) => {
+    const server = createServer()
+    server.listen(0, host, () => {
+      const address = server.address()
+      server.close(() => resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0)))
+    })
+  })
+
+/** `keeper run --postgres-url`: this process is one runner of the cluster, until stopped. */
+const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
+    const { keeper, services } = yield* environment(g, args)
+    const port = Option.isSome(args.runnerPort) ? args.runnerPort.value : yield* freePort(args.runnerHost)
+    // the cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
+    // every start; nothing a user can act on
+    process.noDeprecation = true
+    yield* Effect.logInfo("runner starting").pipe(Effect.annotateLogs({ runner: `${args.runnerHost}:${port}` }))
+    return yield* Layer.launch(
+      Cluster.layer(keeper, {
+        postgresUrl,
+        host: args.runnerHost,
+        port,
+        onRound: () => writeMetrics(args).pipe(Effect.provide(NodeFileSystem.layer))
+      }).pipe(Layer.provide(services))
+    )
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+
+/** `keeper run`: passes forever, a log line per position, the metrics file after each pass. */
+export const run = (g: Globals, args: ClusterArgs) =>
+  Effect.gen(function*() {
+    if (Option.isSome(args.postgresUrl)) return yield* runCluster(g, args, args.postgresUrl.value)
     const { layer } = yield* environment(g, args)
     return yield* Keeper.runForever((report) =>
       Effect.zipRight(
@@ -177,12 +224,69 @@ export const run = (g: Globals, args: RunArgs) =>
     ).pipe(Effect.provide(layer))
   }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
 
-/** `keeper status`: reads the journal only. */
+const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString())
+
+const walletJson = (w: Status.WalletStatus) => ({
+  ...w,
+  lastRunAt: iso(w.lastRunAt),
+  owner: w.owner === null ? null : { runner: w.owner.runner, startedAt: iso(w.owner.startedAt), finishedAt: iso(w.owner.finishedAt) }
+})
+
+const walletLines = (wallets: ReadonlyArray<Status.WalletStatus>, cluster: boolean) =>
+  Output.table(
+    ["wallet", ...(cluster ? ["runner"] : []), "last run", "claims", "claimed (lamports)", "fees", "pending", "failures"],
+    wallets.map((w) => [
+      w.wallet,
+      ...(cluster ? [w.owner?.runner ?? "-"] : []),
+      iso(w.lastRunAt) ?? "-",
+      String(w.claims),
+      Output.lamports(w.claimedLamports),
+      Output.lamports(w.feesLamports),
+      String(w.pending.length),
+      w.failures.length === 0 ? "0" : `${w.failures.length} (last: ${w.failures[w.failures.length - 1]?.tag ?? "-"})`
+    ])
+  )
+
+/** `keeper status --postgres-url`: the runners, the wallets each owns and how far behind they are. */
+const clusterStatus = (args: { readonly config: Option.Option<string> }, postgresUrl: Redacted.Redacted<string>) =>
+  Effect.gen(function*() {
+    const intervalSeconds = Option.isSome(args.config)
+      ? (yield* loadConfig({ config: args.config.value, dryRun: false, database: Option.none(), maxFeesPerHour: Option.none() })).config
+        .intervalSeconds
+      : 60
+    const { runners, wallets } = yield* Effect.all({ runners: Cluster.runners, wallets: Status.read }).pipe(
+      Effect.provide(Cluster.layerJournal(postgresUrl))
+    )
+    const now = Date.now()
+    const lag = (w: Status.WalletStatus) => (w.owner === null ? 0 : Status.lagMillis(w.owner, now, intervalSeconds * 1000))
+    const byRunner = runners.map((runner) => {
+      const owned = wallets.filter((w) => w.owner?.runner === runner.address)
+      return { ...runner, wallets: owned.map((w) => w.wallet), maxLagMillis: owned.reduce((max, w) => Math.max(max, lag(w)), 0) }
+    })
+    return Output.result(
+      { runners: byRunner, wallets: wallets.map((w) => ({ ...walletJson(w), lagMillis: lag(w) })) },
+      [
+        `Keeper cluster: ${runners.filter((r) => r.healthy).length} healthy runner(s) of ${runners.length}`,
+        ...Output.table(
+          ["runner", "healthy", "last heartbeat", "wallets", "max lag"],
+          byRunner.map((r) => [r.address, r.healthy ? "yes" : "no", r.lastHeartbeat, String(r.wallets.length), `${Math.round(r.maxLagMillis / 1000)} s`])
+        ),
+        ...walletLines(wallets, true)
+      ]
+    )
+  })
+
+/** `keeper status`: reads the journal only (and, on a cluster, its runners). */
 export const status = (
   g: Globals,
-  args: { readonly config: Option.Option<string>; readonly database: Option.Option<string> }
+  args: {
+    readonly config: Option.Option<string>
+    readonly database: Option.Option<string>
+    readonly postgresUrl: Option.Option<Redacted.Redacted<string>>
+  }
 ) =>
   Effect.gen(function*() {
+    if (Option.isSome(args.postgresUrl)) return yield* clusterStatus(args, args.postgresUrl.value)
     const database = Option.isSome(args.database)
       ? resolve(args.database.value)
       : Option.isSome(args.config)
@@ -194,24 +298,7 @@ export const status = (
     }
     const wallets = yield* Status.read.pipe(Effect.provide(Keeper.layerJournal(database)))
     return Output.result(
-      {
-        database,
-        wallets: wallets.map((w) => ({ ...w, lastRunAt: w.lastRunAt === null ? null : new Date(w.lastRunAt).toISOString() }))
-      },
-      [
-        `Keeper journal ${database}:`,
-        ...Output.table(
-          ["wallet", "last run", "claims", "claimed (lamports)", "fees", "pending", "failures"],
-          wallets.map((w) => [
-            w.wallet,
-            w.lastRunAt === null ? "-" : new Date(w.lastRunAt).toISOString(),
-            String(w.claims),
-            Output.lamports(w.claimedLamports),
-            Output.lamports(w.feesLamports),
-            String(w.pending.length),
-            w.failures.length === 0 ? "0" : `${w.failures.length} (last: ${w.failures[w.failures.length - 1]?.tag ?? "-"})`
-          ])
-        )
-      ]
+      { database, wallets: wallets.map(walletJson) },
+      [`Keeper journal ${database}:`, ...walletLines(wallets, false)]
     )
   }).pipe(Effect.provide(NodeFileSystem.layer))

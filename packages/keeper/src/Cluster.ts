@@ -1,0 +1,225 @@
+/**
+ * The keeper on a cluster: several runner processes share the wallets through PostgreSQL.
+ * `@effect/cluster` runners find each other in the database (no other service), each wallet
+ * is an entity owned by one runner at a time, and a singleton schedules the passes. The claim
+ * workflows are the same as on one machine, run by the cluster's workflow engine with its
+ * storage in PostgreSQL: when a runner dies, the shards it held (its wallets and unfinished
+ * workflows) move to the others, and a moved workflow settles its journaled stages with the
+ * chain before it builds anything.
+ *
+ * @since 0.1.0
+ */
+import { ClusterWorkflowEngine, Entity, RunnerAddress, ShardingConfig, Singleton, SqlMessageStorage, SqlRunnerStorage } from "@effect/cluster"
+import { Rpc } from "@effect/rpc"
+import { SqlClient } from "@effect/sql"
+import { Clock, Duration, Effect, Layer, Option, type Redacted, Schedule, Schema } from "effect"
+import * as Journal from "./Journal.js"
+import * as Keeper from "./Keeper.js"
+
+/**
+ * A wallet: its entity id is the wallet's address; `pass` claims what its policy selects.
+ *
+ * @since 0.1.0
+ * @category entities
+ */
+export const WalletEntity = Entity.make("FeeshareKeeperWallet", [
+  Rpc.make("pass", { payload: { pass: Schema.Number }, success: Keeper.WalletReport })
+])
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** PostgreSQL holding the cluster's storage and the journal. */
+  readonly postgresUrl: Redacted.Redacted<string>
+  /** This runner's address, as the other runners reach it (and where it listens). */
+  readonly host: string
+  readonly port: number
+  /** How often runners check each other; a dead runner's shards move within about twice this. */
+  readonly healthCheckInterval?: Duration.DurationInput | undefined
+  /** Longest wait for one wallet's pass before the scheduler gives up on it for this round. */
+  readonly passTimeout?: Duration.DurationInput | undefined
+  /** Sees the reports of every round (on the runner that holds the scheduler). */
+  readonly onRound?: ((reports: ReadonlyArray<Keeper.WalletReport>) => Effect.Effect<void>) | undefined
+}
+
+/** The runner address as the journal records it. */
+export const runnerName = (options: Pick<Options, "host" | "port">): string => `${options.host}:${options.port}`
+
+const failedReport = (wallet: string, tag: string, message: string): Keeper.WalletReport => ({
+  wallet,
+  positions: [],
+  skipped: 0,
+  vaults: [],
+  error: { tag, message }
+})
+
+/**
+ * The wallet entity on this runner: at most `concurrency` of its wallets worked on at once;
+ * every pass records the runner as the wallet's owner when it begins and ends.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWallets = Layer.unwrapEffect(Effect.gen(function*() {
+  const { options } = yield* Keeper.Settings
+  const permits = yield* Effect.makeSemaphore(options.config.concurrency)
+  return WalletEntity.toLayer(Effect.gen(function*() {
+    const { wallets, options } = yield* Keeper.Settings
+    const journal = yield* Journal.Journal
+    const address = yield* Entity.CurrentAddress
+    const runner = options.runner ?? "local"
+    const wallet = wallets.get(address.entityId)
+    return WalletEntity.of({
+      pass: () =>
+        wallet === undefined
+          ? Effect.succeed(failedReport(address.entityId, "UnknownWallet", `this runner has no key for ${address.entityId}`))
+          : permits.withPermits(1)(Effect.gen(function*() {
+            const startedAt = yield* Clock.currentTimeMillis
+            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt: null }).pipe(Effect.orDie)
+            const report = yield* Keeper.walletPass(wallet)
+            const finishedAt = yield* Clock.currentTimeMillis
+            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt }).pipe(Effect.orDie)
+            return report
+          }))
+    })
+  }))
+}))
+
+/**
+ * The scheduler, a cluster singleton (on exactly one runner at a time): every
+ * `intervalSeconds`, a pass of every wallet, sent to the runner that owns it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerScheduler = (options: Pick<Options, "passTimeout" | "onRound"> = {}) =>
+  Singleton.make(
+    "FeeshareKeeperScheduler",
+    Effect.gen(function*() {
+      const { options: keeper, wallets } = yield* Keeper.Settings
+      const client = yield* WalletEntity.client
+      const timeout = options.passTimeout ?? "10 minutes"
+      for (let round = 1;; round++) {
+        const reports = yield* Effect.forEach(
+          [...wallets.keys()],
+          (wallet) =>
+            client(wallet).pass({ pass: round }).pipe(
+              Effect.timeoutFail({ duration: timeout, onTimeout: () => ({ _tag: "PassTimeout", message: `no report within ${Duration.format(Duration.decode(timeout))}` }) }),
+              Effect.catchAllCause((cause) =>
+                Effect.as(
+                  Effect.logWarning("wallet pass did not report").pipe(Effect.annotateLogs({ wallet }), Effect.annotateLogs("cause", cause)),
+                  failedReport(wallet, "PassUnreported", "the wallet's runner did not report (it may have died: the next round retries)")
+                )
+              )
+            ),
+          { concurrency: "unbounded" }
+        )
+        yield* Effect.logInfo("round done").pipe(Effect.annotateLogs({
+          round,
+          wallets: reports.length,
+          claimed: reports.flatMap((r) => r.positions).filter((p) => p.outcome === "claimed").length
+        }))
+        if (options.onRound !== undefined) yield* options.onRound(reports)
+        yield* Effect.sleep(Duration.seconds(keeper.config.intervalSeconds))
+      }
+    })
+  )
+
+/** Retries for the first start of several runners at once: they race to create the engine's tables. */
+const firstStart = Schedule.spaced("250 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(20)))
+
+/**
+ * A runner: the cluster (socket transport between runners, shard locks and messages in
+ * PostgreSQL), its workflow engine, and the journal in the same database. `@effect/sql-pg` and
+ * the socket transport are imported when this layer is built.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerRunner = (options: Options) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const [{ PgClient }, { layer: socketLayer }] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/sql-pg"), import("@effect/platform-node/NodeClusterSocket")])
+    )
+    const address = Option.some(RunnerAddress.make(options.host, options.port))
+    const interval = options.healthCheckInterval ?? "5 seconds"
+    const shardingConfig: Partial<ShardingConfig.ShardingConfig["Type"]> = {
+      runnerAddress: address,
+      runnerListenAddress: address,
+      runnerHealthCheckInterval: interval,
+      shardLockRefreshInterval: interval,
+      shardLockExpiration: Duration.times(Duration.decode(interval), 3),
+      refreshAssignmentsInterval: "1 second",
+      entityMessagePollInterval: "1 second"
+    }
+    const storage = Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
+      Layer.provide(ShardingConfig.layer(shardingConfig)),
+      Layer.retry(firstStart),
+      Layer.orDie
+    )
+    return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStart), Layer.orDie)).pipe(
+      Layer.provideMerge(socketLayer({ storage: "byo", shardingConfig })),
+      Layer.provideMerge(storage),
+      Layer.provideMerge(PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(Layer.orDie))
+    )
+  }))
+
+/**
+ * Everything a runner runs: the claim workflow, the wallet entity and the scheduler over
+ * `layerRunner`. Launch it with `Layer.launch`; the service client and the chain come from
+ * the caller.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (keeper: Keeper.Options, options: Options) =>
+  Layer.mergeAll(layerWallets, layerScheduler(options)).pipe(
+    Layer.provideMerge(Keeper.layer({ ...keeper, runner: runnerName(options) })),
+    Layer.provideMerge(layerRunner(options))
+  )
+
+/**
+ * The journal alone on PostgreSQL (for `status`): no runner.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerJournal = (postgresUrl: Redacted.Redacted<string>) =>
+  Layer.unwrapEffect(Effect.map(Effect.promise(() => import("@effect/sql-pg")), ({ PgClient }) =>
+    Journal.layer.pipe(Layer.provideMerge(PgClient.layer({ url: postgresUrl, applicationName: "feeshare-keeper status" })))))
+
+/**
+ * A runner as the cluster sees it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunnerStatus {
+  readonly address: string
+  readonly healthy: boolean
+  readonly lastHeartbeat: string
+}
+
+/**
+ * The runners registered in the cluster's storage.
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const runners = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const exists = yield* sql<{ readonly name: string | null }>`SELECT to_regclass('cluster_runners')::text AS name`
+  if (exists[0]?.name === null || exists[0]?.name === undefined) return []
+  const rows = yield* sql<{ readonly address: string; readonly healthy: boolean; readonly last_heartbeat: Date | string }>`
+    SELECT address, healthy, last_heartbeat FROM cluster_runners ORDER BY address`
+  return rows.map((row): RunnerStatus => {
+    const parsed = Schema.decodeUnknownOption(Schema.parseJson(Schema.Struct({ host: Schema.String, port: Schema.Number })))(row.address)
+    return {
+      address: Option.match(parsed, { onNone: () => row.address, onSome: (a) => `${a.host}:${a.port}` }),
+      healthy: row.healthy,
+      lastHeartbeat: row.last_heartbeat instanceof Date ? row.last_heartbeat.toISOString() : String(row.last_heartbeat)
+    }
+  })
+})
