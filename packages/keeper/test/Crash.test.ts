@@ -101,6 +101,10 @@ const scenario = (wallet: KeyFile, hook: string) =>
     const resumed = yield* keeperProcess({ config, rpcUrl: proxy.url })
     assert.strictEqual(resumed.code, 0, resumed.stderr)
     const report = JSON.parse(resumed.stdout) as Report
+    // with --json the log lines on stderr are JSON objects too
+    const logLines = resumed.stderr.split("\n").filter((line) => line.trim() !== "")
+    assert.isAbove(logLines.length, 0)
+    for (const line of logLines) assert.include(Object.keys(JSON.parse(line) as object), "level", line)
 
     // every position claimed once: the balance rose by exactly what was owed; nothing is owed now
     assert.strictEqual((yield* wsolBalance(owner)) - wsolBefore, amount)

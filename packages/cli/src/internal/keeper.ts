@@ -14,6 +14,9 @@ import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as HashMap from "effect/HashMap"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
@@ -83,8 +86,26 @@ const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
   return Option.isSome(given) && given.value.length > 0 ? given.value : [defaultRpcUrl(g.baseUrl)]
 }
 
-/** The keeper's log lines (one per position, with key=value fields) on stderr: info and above. */
-const logger = (_g: Globals) => Logger.minimumLogLevel(LogLevel.Info)
+/** With --json, one JSON object per log line on stderr: time, level, message, the annotations. */
+const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
+  const fields = Object.fromEntries(
+    [...HashMap.toEntries(annotations)].map(([key, value]) => [key, typeof value === "number" || typeof value === "boolean" ? value : String(value)])
+  )
+  const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
+  process.stderr.write(`${JSON.stringify({ time: date.toISOString(), level: logLevel.label.toLowerCase(), message: text, ...fields })}\n`)
+})
+
+/**
+ * The keeper's log lines (one per position) on stderr, info and above: `key=value` fields, or
+ * with --json one JSON object per line (for log shippers).
+ */
+const logger = (g: Globals) =>
+  g.json
+    ? Layer.merge(
+      Layer.locallyScoped(FiberRef.currentLoggers, HashSet.make(jsonLogger)),
+      Logger.minimumLogLevel(LogLevel.Info)
+    )
+    : Logger.minimumLogLevel(LogLevel.Info)
 
 const environment = (g: Globals, args: RunArgs) =>
   Effect.gen(function*() {

@@ -18,9 +18,11 @@ export interface Runner {
   readonly printed: (pattern: RegExp) => Promise<void>
 }
 
+/** `feeshare keeper run`: one runner of a cluster with `postgresUrl`, else the one-machine loop. */
 export const startRunner = (options: {
   readonly config: string
-  readonly postgresUrl: string
+  readonly postgresUrl?: string
+  readonly args?: ReadonlyArray<string>
   readonly baseUrl: string
   readonly apiKey: string
   readonly rpcUrl: string
@@ -32,7 +34,9 @@ export const startRunner = (options: {
       process.execPath,
       [
         "--import", "tsx", "--conditions=@feeshare/source", cliBin,
-        "keeper", "run", "--config", options.config, "--runner-port", String(port)
+        "keeper", "run", "--config", options.config,
+        ...(options.postgresUrl === undefined ? [] : ["--runner-port", String(port)]),
+        ...(options.args ?? [])
       ],
       {
         env: {
@@ -41,7 +45,7 @@ export const startRunner = (options: {
           FEESHARE_BASE_URL: options.baseUrl,
           FEESHARE_API_KEY: options.apiKey,
           FEESHARE_RPC_URL: options.rpcUrl,
-          FEESHARE_KEEPER_POSTGRES_URL: options.postgresUrl,
+          ...(options.postgresUrl === undefined ? {} : { FEESHARE_KEEPER_POSTGRES_URL: options.postgresUrl }),
           FEESHARE_KEEPER_HOOK: options.hook ?? ""
         },
         stdio: ["ignore", "ignore", "pipe"]
