@@ -26,7 +26,7 @@ const setUp = Effect.gen(function*() {
   yield* positions({ wallets, tokens, claimersPerToken, buySol: () => 2n })
   const before = yield* owed(wallets)
   const claims = [...before.values()].reduce((n, byMint) => n + [...byMint.values()].filter((a) => a > 0).length, 0)
-  return { wallets, before, claims }
+  return { wallets, claims }
 })
 
 const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -46,10 +46,12 @@ const keeperRound = Effect.gen(function*() {
 }).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
 
 const bareRound = Effect.gen(function*() {
-  const { before, claims, wallets } = yield* setUp
+  const { claims, wallets } = yield* setUp
   const client = yield* FeeShareClient
+  // what a cron script does per wallet: read its positions, claim each one above the threshold
   const { millis } = yield* timed(Effect.forEach(wallets, (wallet) =>
-    Effect.forEach([...(before.get(wallet.signer.publicKey) ?? new Map<string, number>()).entries()], ([mint, amount]) => {
+    Effect.flatMap(client.claims.positions({ wallet: wallet.signer.publicKey }), (owedNow) =>
+    Effect.forEach(owedNow, ({ baseMint: mint, totalClaimableLamportsUserShare: amount }) => {
       if (amount <= 0) return Effect.void
       const build = client.claims.createPlan({ feeClaimer: wallet.signer.publicKey, tokenMint: mint, transactionFormat: "v1" })
       return Effect.flatMap(build, (plan) =>
@@ -57,7 +59,7 @@ const bareRound = Effect.gen(function*() {
           Effect.provide(Signers.layer(wallet.signer)),
           Effect.asVoid
         )
-    }, { discard: true }), { concurrency: 8, discard: true }))
+    }, { discard: true })), { concurrency: 8, discard: true }))
   return { claims, millis }
 }).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
 

@@ -212,6 +212,9 @@ const ownerOf = (raw: RawOwner): OwnerRow => ({
  */
 export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // SQLite: a write-ahead log (one fsync per commit instead of the rollback journal's several);
+  // every commit still reaches the disk before the stage it records is sent
+  yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
   // SQLite (one machine) or PostgreSQL (a cluster): only the row id's type differs
   const id = sql.onDialectOrElse({ pg: () => sql.literal("BIGSERIAL PRIMARY KEY"), orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT") })
   yield* sql`CREATE TABLE IF NOT EXISTS keeper_stages (
