@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import type * as Signer from "@feeshare/domain/Signer"
+import * as KitSigner from "@feeshare/solana/KitSigner"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
 import { platform } from "#platform"
@@ -18,6 +19,15 @@ import { platform } from "#platform"
  * @category models
  */
 export type KitKeyPairSigner = Parameters<typeof LocalSigner.fromKeyPairSigner>[0]
+
+/**
+ * Any Kit transaction or message signer (`TransactionPartialSigner` / `MessagePartialSigner`):
+ * how wallet-standard browser and mobile wallets reach Kit code. Asked only after verification.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type KitWalletSigner = KitSigner.KitSigner
 
 /**
  * A 64-byte secret key with a label that names it in errors (never the key itself).
@@ -36,6 +46,7 @@ export interface LabelledSecretKey {
  *   hold it) or a 32-byte Ed25519 seed;
  * - `string`: the path of a solana-keygen JSON file (Node only: elsewhere `InvalidKey`);
  * - a Kit `KeyPairSigner`;
+ * - any Kit `TransactionPartialSigner` / `MessagePartialSigner` (a wallet-standard wallet);
  * - `{ secretKey, source }` (see `feeshare/web3` for a web3.js `Keypair`);
  * - a `Signer.Service` (`publicKey` and `signMessage`), e.g. a hardware wallet adapter.
  *
@@ -44,7 +55,13 @@ export interface LabelledSecretKey {
  * @since 0.1.0
  * @category models
  */
-export type SignerInput = Uint8Array | string | KitKeyPairSigner | LabelledSecretKey | Signer.Signer.Service
+export type SignerInput =
+  | Uint8Array
+  | string
+  | KitKeyPairSigner
+  | KitWalletSigner
+  | LabelledSecretKey
+  | Signer.Signer.Service
 
 const isSignerService = (input: object): input is Signer.Signer.Service =>
   "signMessage" in input && typeof input.signMessage === "function" &&
@@ -52,6 +69,11 @@ const isSignerService = (input: object): input is Signer.Signer.Service =>
 
 const isKitSigner = (input: object): input is KitKeyPairSigner =>
   "keyPair" in input && typeof input.keyPair === "object" && "address" in input && typeof input.address === "string"
+
+const isKitWalletSigner = (input: object): input is KitWalletSigner =>
+  "address" in input && typeof input.address === "string" &&
+  (("signTransactions" in input && typeof input.signTransactions === "function") ||
+    ("signMessages" in input && typeof input.signMessages === "function"))
 
 /**
  * The `Signer` service of an input. Bad bytes, a missing or malformed key file, or a
@@ -80,5 +102,6 @@ export const load = (input: SignerInput): Effect.Effect<Signer.Signer.Service, L
   }
   if (isSignerService(input)) return Effect.succeed(input)
   if (isKitSigner(input)) return Effect.succeed(LocalSigner.fromKeyPairSigner(input))
+  if (isKitWalletSigner(input)) return Effect.succeed(KitSigner.fromKitSigner(input))
   return LocalSigner.fromSecretKey(Redacted.make(input.secretKey), input.source)
 }

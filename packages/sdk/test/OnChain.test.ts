@@ -55,18 +55,21 @@ const keyFile = async (keypair: Keypair) => {
 }
 
 describe("signers", () => {
-  it("every accepted form signs: secret key, seed, key file, Kit signer, web3.js Keypair, Signer port", async () => {
+  it("every accepted form signs: secret key, seed, key file, Kit signers, web3.js Keypair, Signer port", async () => {
     // logging in needs no API key
     await using feeshare = new FeeShare({ baseUrl: sandbox.baseUrl })
     const bytes = Keypair.generate()
     const file = Keypair.generate()
     const web3 = Keypair.generate()
     const kit = await generateKeyPairSigner()
+    const walletStandard = await generateKeyPairSigner()
     const port = await generateKeyPairSigner()
     const forms: ReadonlyArray<readonly [string, SignerInput]> = [
       ["64-byte secret key", bytes.secretKey],
       ["keygen file", await keyFile(file)],
       ["Kit KeyPairSigner", kit],
+      // a wallet-standard wallet as Kit sees it: only the message-signing face
+      ["Kit MessagePartialSigner", { address: walletStandard.address, signMessages: walletStandard.signMessages }],
       ["web3.js Keypair", fromKeypair(web3)],
       ["Signer port", LocalSigner.fromKeyPairSigner(port)]
     ]

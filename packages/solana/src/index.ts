@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as KitSigner from "./KitSigner.js"
+/** @since 0.1.0 */
 export * as LocalSigner from "./LocalSigner.js"
 /** @since 0.1.0 */
 export * as Signers from "./Signers.js"
