@@ -27,8 +27,8 @@ import {
   type SignatureDictionary,
   type TransactionPartialSigner
 } from "@solana/kit"
-import { Effect, Layer } from "effect"
-import { verifySignatureOf } from "./internal/ed25519.js"
+import { Layer } from "effect"
+import { checkedSigner } from "./internal/walletAnswer.js"
 
 /**
  * A Kit signer: either kind, or both (a `KeyPairSigner` is both).
@@ -83,10 +83,9 @@ const pick = (dictionaries: ReadonlyArray<SignatureDictionary>, address: Address
  * @since 0.1.0
  * @category constructors
  */
-export const fromKitSigner = (signer: KitSigner): Signer.Signer.Service => {
-  const publicKey = signer.address
-  const fail = (message: string) => new Signer.SignerError({ publicKey, message: `the wallet ${publicKey} ${message}`.slice(0, 500) })
-  const ask = (message: Uint8Array): Promise<SignatureBytes | undefined> => {
+export const fromKitSigner = (signer: KitSigner): Signer.Signer.Service =>
+  checkedSigner(signer.address, (message) => {
+    const publicKey = signer.address
     const compiled = compiledMessage(message)
     const signers = compiled === undefined ? [] : compiled.staticAccounts.slice(0, compiled.header.numSignerAccounts)
     if (isTransactionPartialSigner(signer) && compiled !== undefined && signers.includes(publicKey)) {
@@ -98,23 +97,7 @@ export const fromKitSigner = (signer: KitSigner): Signer.Signer.Service => {
       return signer.signMessages([{ content: message, signatures: {} }]).then((answers) => pick(answers, publicKey))
     }
     return Promise.reject(new Error("signs only transactions, and this is not a transaction it signs"))
-  }
-  return {
-    publicKey,
-    signMessage: (message) =>
-      Effect.tryPromise({
-        try: () => ask(message),
-        catch: (error) => fail(`did not sign: ${error instanceof Error ? error.message : String(error)}`)
-      }).pipe(
-        Effect.flatMap((signature) =>
-          signature === undefined || signature.length !== 64
-            ? Effect.fail(fail("answered without a 64-byte signature of its own"))
-            : Effect.flatMap(Effect.promise(() => verifySignatureOf(publicKey, Uint8Array.from(signature), Uint8Array.from(message))), (valid) =>
-              valid ? Effect.succeed(Uint8Array.from(signature)) : Effect.fail(fail("answered with a signature that does not verify")))
-        )
-      )
-  }
-}
+  })
 
 /**
  * @since 0.1.0

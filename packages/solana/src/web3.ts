@@ -8,7 +8,7 @@
 import { Signer } from "@feeshare/domain"
 import { type Keypair, type PublicKey, VersionedMessage, VersionedTransaction } from "@solana/web3.js"
 import { Effect, Layer, Redacted } from "effect"
-import { verifySignatureOf } from "./internal/ed25519.js"
+import { checkedSigner } from "./internal/walletAnswer.js"
 import * as LocalSigner from "./LocalSigner.js"
 import * as WireTransaction from "./WireTransaction.js"
 
@@ -52,11 +52,8 @@ export interface WalletAdapter {
  * @since 0.1.0
  * @category constructors
  */
-export const fromWalletAdapter = (wallet: WalletAdapter): Signer.Signer.Service => {
-  const publicKey = wallet.publicKey.toBase58()
-  const fail = (message: string) =>
-    new Signer.SignerError({ publicKey, message: `the wallet ${publicKey} ${message}`.slice(0, 500) })
-  const ask = async (message: Uint8Array): Promise<Uint8Array | undefined> => {
+export const fromWalletAdapter = (wallet: WalletAdapter): Signer.Signer.Service =>
+  checkedSigner(wallet.publicKey.toBase58(), async (message) => {
     const transaction = asTransactionMessage(message)
     if (transaction !== undefined) {
       const index = transaction.staticAccountKeys.findIndex((key) => key.equals(wallet.publicKey))
@@ -72,28 +69,7 @@ export const fromWalletAdapter = (wallet: WalletAdapter): Signer.Signer.Service 
       throw new Error("signs only transactions, and this is not a transaction it signs")
     }
     return wallet.signMessage(message)
-  }
-  return {
-    publicKey,
-    signMessage: (message) =>
-      Effect.tryPromise({
-        try: () => ask(message),
-        catch: (error) => fail(`did not sign: ${error instanceof Error ? error.message : String(error)}`)
-      }).pipe(
-        Effect.flatMap((signature) =>
-          signature === undefined || signature.length !== 64
-            ? Effect.fail(fail("answered without a 64-byte signature of its own"))
-            : Effect.flatMap(
-              Effect.promise(() => verifySignatureOf(publicKey, Uint8Array.from(signature), Uint8Array.from(message))),
-              (valid) =>
-                valid
-                  ? Effect.succeed(Uint8Array.from(signature))
-                  : Effect.fail(fail("answered with a signature that does not verify"))
-            )
-        )
-      )
-  }
-}
+  })
 
 /** `bytes` as a message web3.js reads and writes back whole, else undefined. */
 const asTransactionMessage = (bytes: Uint8Array): VersionedMessage | undefined => {
