@@ -9,11 +9,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { address, createSolanaRpc } from "@solana/kit"
-import { Effect, Redacted } from "effect"
-import { spawn } from "node:child_process"
+import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import {
   keyFile,
   type KeyFile,
@@ -27,48 +25,7 @@ import {
   wsolAccount,
   wsolBalance
 } from "./support/fixture.js"
-
-const cliBin = fileURLToPath(new URL("../../cli/src/bin.ts", import.meta.url))
-
-/**
- * `feeshare keeper once --json` as a child process. With `hook`, resolves with the hook's line
- * once printed, after killing the process with SIGKILL; otherwise with its exit and output.
- */
-const keeperProcess = (options: { readonly config: string; readonly rpcUrl: string; readonly hook?: string }) =>
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.async<{ readonly code: number | null; readonly signal: string | null; readonly stdout: string; readonly stderr: string }>(
-      (resume) => {
-        const child = spawn(
-          process.execPath,
-          ["--import", "tsx", "--conditions=@feeshare/source", cliBin, "keeper", "once", "--json", "--config", options.config],
-          {
-            env: {
-              ...process.env,
-              NO_COLOR: "1",
-              FEESHARE_BASE_URL: info.baseUrl,
-              FEESHARE_API_KEY: Redacted.value(info.demoApiKey),
-              FEESHARE_RPC_URL: options.rpcUrl,
-              FEESHARE_KEEPER_HOOK: options.hook ?? ""
-            },
-            stdio: ["ignore", "pipe", "pipe"]
-          }
-        )
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString()
-          // the hook's line: the moment is reached, kill -9
-          if (options.hook !== undefined && stderr.includes("keeper-hook ")) child.kill("SIGKILL")
-        })
-        child.on("close", (code, signal) => resume(Effect.succeed({ code, signal, stdout, stderr })))
-      }
-    ))
-
-interface Report {
-  readonly reconciled: { readonly landed: number; readonly rebroadcast: number; readonly dead: number }
-  readonly wallets: ReadonlyArray<{ readonly positions: ReadonlyArray<{ readonly outcome: string }> }>
-}
+import { keeperProcess, type Report } from "./support/keeperProcess.js"
 
 /**
  * The restart's pass reports nothing to claim, or (when the engine's resumed workflow, same
