@@ -236,7 +236,7 @@ describe("RetryPolicy", () => {
   it.effect("the backoff schedule waits delayMillis of each attempt, with the fiber's Random", () =>
     Effect.gen(function*() {
       const policy = RetryPolicy.make({ baseDelay: "100 millis", maxDelay: "3 seconds" })
-      const randoms = [0, 0.5, 0.99, 0.25, 0.75, 0.1, 0.9, 0.3] as const
+      const randoms: [number, ...Array<number>] = [0, 0.5, 0.99, 0.25, 0.75, 0.1, 0.9, 0.3]
       const delays = yield* Schedule.run(RetryPolicy.schedule(policy), 0, randoms).pipe(
         Effect.withRandom(Random.fixed(randoms))
       )
