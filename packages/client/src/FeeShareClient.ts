@@ -16,6 +16,8 @@ import type { ConfigError } from "effect/ConfigError"
 import type * as Scope from "effect/Scope"
 import * as AgentLogin from "./AgentLogin.js"
 import * as Executor from "./internal/executor.js"
+import * as Operations from "./internal/operations.js"
+import type * as Settings from "./internal/settings.js"
 import * as Watchdog from "./internal/watchdog.js"
 import * as RateBudget from "./RateBudget.js"
 import * as RetryPolicy from "./RetryPolicy.js"
@@ -151,7 +153,7 @@ export declare namespace FeeShareClient {
      * Called before every rate-limit wait (a spent window, the budget, a 429's reset, a
      * `Retry-After`), e.g. to tell a person why nothing happens for a while.
      */
-    readonly onRateLimitWait?: ((wait: Executor.RateLimitWait) => Effect.Effect<void>) | undefined
+    readonly onRateLimitWait?: ((wait: Settings.RateLimitWait) => Effect.Effect<void>) | undefined
   }
 }
 
@@ -161,7 +163,7 @@ export declare namespace FeeShareClient {
  * @since 0.1.0
  * @category models
  */
-export type RateLimitWait = Executor.RateLimitWait
+export type RateLimitWait = Settings.RateLimitWait
 
 /**
  * The documented defaults.
@@ -263,8 +265,8 @@ const accountOf = (
 const bucketsOf = (
   options: BudgetOptions,
   account: Effect.Effect<string, FeeShareError.FeeShareError>,
-  budget: Executor.Budget,
-  settings: Executor.Settings
+  budget: Settings.Budget,
+  settings: Settings.Settings
 ) =>
   Effect.map(Effect.makeSemaphore(1), (lock) => {
     let resolved: ReadonlyArray<RateBudget.Bucket> | undefined
@@ -362,14 +364,14 @@ export const make = (
         windowMillis: windowMillis + marginMillis
       })
     }
-    const budget: Executor.Budget | undefined = Option.isSome(budgetOptions)
+    const budget: Settings.Budget | undefined = Option.isSome(budgetOptions)
       ? { store: budgetOptions.value.store, limit: budgetOptions.value.limit, buckets: Effect.never, pending: undefined }
       : undefined
-    const settings: Executor.Settings = {
+    const settings: Settings.Settings = {
       // one span per call is ours (named after the operation); the transport adds none. Each
       // request can be cancelled through its scope, which is how the time limit is enforced.
       http: HttpClient.withScope(HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)),
-      ...Executor.urls(options.baseUrl),
+      ...Operations.urls(options.baseUrl),
       apiKey: Option.fromNullable(options.apiKey),
       timeoutMillis,
       watchdog: yield* Watchdog.make(timeoutMillis),
@@ -382,7 +384,7 @@ export const make = (
       onWait: options.onRateLimitWait ?? (() => Effect.void)
     }
     const run = Executor.make(settings)
-    const operations = Executor.operations(settings)
+    const operations = Operations.operations(settings)
     if (budget !== undefined && Option.isSome(budgetOptions)) {
       // auth/me, to name the account, is sent outside the budget; its answer's count corrects it
       const identify = Executor.make({ ...settings, budget: Option.none() })

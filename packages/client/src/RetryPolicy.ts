@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type { FeeShareError } from "@feeshare/domain"
-import { Duration, Option } from "effect"
+import { Duration, Effect, Option, Random, Schedule } from "effect"
 
 /**
  * Retry settings of a client.
@@ -99,3 +99,19 @@ export const delayMillis = (policy: Policy, attempt: number, random: number): nu
   const exponential = Math.min(policy.maxDelayMillis, policy.baseDelayMillis * 2 ** Math.max(0, attempt - 1))
   return Math.round(exponential / 2 + (exponential / 2) * random)
 }
+
+/**
+ * The backoff as a `Schedule`: recurrence `n` (0-based) waits `delayMillis(policy, n + 1, r)`
+ * with `r` from the fiber's `Random`, and outputs that wait. It never stops by itself: the
+ * client counts the attempts (a `Retry-After` or a 429's reset take attempts too).
+ *
+ * @since 0.1.0
+ * @category backoff
+ */
+export const schedule = (policy: Policy): Schedule.Schedule<Duration.Duration> =>
+  Schedule.forever.pipe(
+    Schedule.mapEffect((recurrence) =>
+      Effect.map(Random.next, (random) => Duration.millis(delayMillis(policy, recurrence + 1, random)))
+    ),
+    Schedule.addDelay((delay) => delay)
+  )

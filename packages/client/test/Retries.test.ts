@@ -2,7 +2,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { Api, FeeShareError, PublicKey } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
-import { Deferred, Effect, Exit, FastCheck, Fiber, Queue, TestClock } from "effect"
+import { Chunk, Deferred, Duration, Effect, Exit, FastCheck, Fiber, Queue, Random, Schedule, TestClock } from "effect"
 import { RetryPolicy } from "../src/index.js"
 import * as F from "./fixtures.js"
 import { json, makeClient, raw, reset, scripted, type Seen, success } from "./servers.js"
@@ -232,4 +232,17 @@ describe("RetryPolicy", () => {
       assert.isAtMost(delay, ceiling)
     }
   )
+
+  it.effect("the backoff schedule waits delayMillis of each attempt, with the fiber's Random", () =>
+    Effect.gen(function*() {
+      const policy = RetryPolicy.make({ baseDelay: "100 millis", maxDelay: "3 seconds" })
+      const randoms: [number, ...Array<number>] = [0, 0.5, 0.99, 0.25, 0.75, 0.1, 0.9, 0.3]
+      const delays = yield* Schedule.run(RetryPolicy.schedule(policy), 0, randoms).pipe(
+        Effect.withRandom(Random.fixed(randoms))
+      )
+      assert.deepStrictEqual(
+        Chunk.toReadonlyArray(delays).map(Duration.toMillis),
+        randoms.map((random, index) => RetryPolicy.delayMillis(policy, index + 1, random))
+      )
+    }))
 })

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import * as Base58 from "./internal/base58.js"
+import * as Base64 from "./internal/base64.js"
 
 /**
  * @since 0.1.0
@@ -46,11 +47,8 @@ export const Base58Transaction = Schema.String.pipe(
  * @since 0.1.0
  * @category conversions
  */
-export const toBytes = (text: string, encoding: Encoding): Uint8Array | undefined => {
-  if (encoding === "base58") return Base58.decode(text)
-  if (!base64.test(text)) return undefined
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
-}
+export const toBytes = (text: string, encoding: Encoding): Uint8Array | undefined =>
+  encoding === "base58" ? Base58.decode(text) : Base64.decode(text)
 
 /**
  * Encodes transaction bytes.
@@ -58,9 +56,5 @@ export const toBytes = (text: string, encoding: Encoding): Uint8Array | undefine
  * @since 0.1.0
  * @category conversions
  */
-export const fromBytes = (bytes: Uint8Array, encoding: Encoding): string => {
-  if (encoding === "base58") return Base58.encode(bytes)
-  let binary = ""
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
-  return btoa(binary)
-}
+export const fromBytes = (bytes: Uint8Array, encoding: Encoding): string =>
+  encoding === "base58" ? Base58.encode(bytes) : Base64.encode(bytes)

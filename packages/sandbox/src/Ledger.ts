@@ -27,7 +27,7 @@ import {
 import { createHash } from "node:crypto"
 import { Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
-import { build } from "./internal/build.js"
+import { build } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "./internal/keys.js"
 import { memo, SYSTEM_PROGRAM, transferSol } from "./internal/programs.js"
 import * as TransactionError from "./internal/transactionError.js"

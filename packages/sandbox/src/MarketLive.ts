@@ -39,12 +39,11 @@
  */
 import type { Analytics, Claims, FeeShare, Launch, Plan, Trade } from "@feeshare/domain"
 import * as BasisPoints from "@feeshare/domain/BasisPoints"
-import { priorityFeeUnit } from "@feeshare/domain/Plan"
 import type { PublicKey } from "@feeshare/domain/PublicKey"
 import * as RawAmount from "@feeshare/domain/RawAmount"
 import { type Address, type AddressesByLookupTableAddress, type Instruction, type KeyPairSigner } from "@solana/kit"
 import { Effect, Layer, Option } from "effect"
-import { build, type Budget, type BuildInput, type Built, sizeLimit } from "./internal/build.js"
+import { build, type Budget, type BuildInput, type Built, sizeLimit, stageOf } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "./internal/keys.js"
 import * as Programs from "./internal/programs.js"
 import * as Ledger from "./Ledger.js"
@@ -769,23 +768,7 @@ export const make = (options: Pick<Options, "seed">) =>
     }
 
     const stage = (input: StageInput) =>
-      Effect.map(prepare(input.build, input.apply), (built): Plan.Stage => ({
-        id: input.id,
-        kind: input.kind,
-        dependsOn: input.dependsOn,
-        format: input.format,
-        encoding: "base64",
-        transaction: built.base64,
-        messageSha256: built.messageSha256,
-        requiredSigners: built.requiredSigners,
-        lifetime: { blockhash: input.build.lifetime.blockhash, lastValidBlockHeight: input.build.lifetime.lastValidBlockHeight },
-        budget: {
-          computeUnitLimit: input.budget.computeUnitLimit,
-          loadedAccountsDataSizeLimit: input.budget.loadedAccountsDataSizeLimit,
-          priorityFee: { unit: priorityFeeUnit[input.format], amount: input.budget.priorityFee }
-        },
-        size: built.size
-      }))
+      Effect.map(prepare(input.build, input.apply), (built) => stageOf({ ...input, lifetime: input.build.lifetime }, built))
 
     const setupStages = (wallet: Address, wsolAta: Address, existing: LookupTable | undefined) =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Duration, Effect, Exit, Option, TestClock } from "effect"
-import { build } from "../src/internal/build.js"
+import { build } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "../src/internal/keys.js"
 import { transferSol } from "../src/internal/programs.js"
 import * as Ledger from "../src/Ledger.js"

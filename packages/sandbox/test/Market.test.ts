@@ -225,7 +225,7 @@ describe("Market", () => {
       const ledger = yield* Ledger.Ledger
       const clock = yield* ledger.clock
       const [table, bump] = yield* Effect.promise(() => Programs.lookupTableAddress(creator.address, clock.slot))
-      const { build } = yield* Effect.promise(() => import("../src/internal/build.js"))
+      const { build } = yield* Effect.promise(() => import("@feeshare/solana/StageBuilder"))
       const built = yield* Effect.promise(() =>
         build({
           format: "legacy",

@@ -12,7 +12,7 @@ import {
 } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import { request as httpRequest } from "node:http"
-import { build } from "../src/internal/build.js"
+import { build } from "@feeshare/solana/StageBuilder"
 import { TOKEN_PROGRAM, transferSol } from "../src/internal/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import * as Options from "../src/Options.js"

@@ -15,7 +15,7 @@ import type {
 } from "@solana/kit"
 import { sha256 } from "@noble/hashes/sha2"
 import { Effect } from "effect"
-import { fromBase64, toHex } from "./internal/bytes.js"
+import { toHex } from "./internal/bytes.js"
 import { budgetOf, computeBudgetProgram, type MessageBudget } from "./internal/computeBudget.js"
 import { verifySignatureOf } from "./internal/ed25519.js"
 import * as WireFormat from "./internal/wireFormat.js"
@@ -87,7 +87,7 @@ export const decode = (
   label: string
 ): Effect.Effect<Decoded, MalformedTransaction | NonCanonicalTransaction> =>
   Effect.suspend(() => {
-    const bytes = encoding === "base64" ? fromBase64(text) : Wire.toBytes(text, encoding)
+    const bytes = Wire.toBytes(text, encoding)
     if (bytes === undefined || bytes.length === 0) {
       return Effect.fail(new MalformedTransaction({ stage: label, message: `${label}: not ${encoding} text` }))
     }

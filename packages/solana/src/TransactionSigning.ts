@@ -4,10 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Signer, WireTransaction as Wire } from "@feeshare/domain"
+import { PublicKey, Signer, WireTransaction as Wire } from "@feeshare/domain"
 import type { SignatureBytes, Transaction } from "@solana/kit"
 import { Effect, type Option } from "effect"
-import { toBase58 } from "./internal/bytes.js"
 import type { Verified } from "./TransactionVerification.js"
 
 /**
@@ -71,7 +70,7 @@ export const sign = (verified: Verified): Effect.Effect<Signed, Signer.SignerErr
             messageBytes: decoded.transaction.messageBytes,
             signatures: Object.freeze(signatures) as Transaction["signatures"]
           },
-          signature: payer === null || payer === undefined ? "" : toBase58(payer),
+          signature: payer === null || payer === undefined ? "" : PublicKey.base58.encode(payer),
           lastValidBlockHeight: verified.lastValidBlockHeight
         }
       }),

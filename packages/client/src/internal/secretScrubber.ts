@@ -3,6 +3,7 @@
  * letter case, and its base64 and base64url encodings (what a server that echoes headers in
  * an encoded form would send back).
  */
+import { WireTransaction } from "@feeshare/domain"
 import { Option } from "effect"
 
 /** What the secret is replaced with. */
@@ -17,11 +18,7 @@ export interface Scrubber {
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
-const base64 = (text: string): string => {
-  let binary = ""
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
+const base64 = (text: string): string => WireTransaction.fromBytes(new TextEncoder().encode(text), "base64")
 
 const none: Scrubber = { appearsIn: () => false, scrub: (text) => text }
 

@@ -19,7 +19,7 @@ import type {
   CompiledTransactionMessageWithLifetime,
   ReadonlyUint8Array
 } from "@solana/kit"
-import { toBase58 } from "./bytes.js"
+import { PublicKey } from "@feeshare/domain"
 
 /** One instruction; offsets are into the wire bytes. */
 export interface Instruction {
@@ -386,7 +386,7 @@ export const accountOffset = (parsed: Parsed, i: number): number => parsed.stati
 /** Static account `i` as a base58 address. */
 export const address = (bytes: Uint8Array, parsed: Parsed, i: number): string => {
   const at = accountOffset(parsed, i)
-  return toBase58(bytes.subarray(at, at + KEY))
+  return PublicKey.base58.encode(bytes.subarray(at, at + KEY))
 }
 
 /** `true` when static account `i` is `key` (32 bytes). */
@@ -399,7 +399,7 @@ export const accountIs = (bytes: Uint8Array, parsed: Parsed, i: number, key: Uin
 
 /** The lifetime token (blockhash or nonce) as base58. */
 export const lifetime = (bytes: Uint8Array, parsed: Parsed): string =>
-  toBase58(bytes.subarray(parsed.lifetimeOffset, parsed.lifetimeOffset + KEY))
+  PublicKey.base58.encode(bytes.subarray(parsed.lifetimeOffset, parsed.lifetimeOffset + KEY))
 
 /** Offset of signature slot `i` in the wire bytes. */
 export const signatureOffset = (parsed: Parsed, i: number): number => parsed.signaturesOffset + i * SIGNATURE
@@ -474,7 +474,7 @@ export const toCompiledMessage = (
     ...(parsed.lookups.length > 0
       ? {
         addressTableLookups: parsed.lookups.map((lookup) => ({
-          lookupTableAddress: toBase58(
+          lookupTableAddress: PublicKey.base58.encode(
             bytes.subarray(lookup.tableOffset, lookup.tableOffset + KEY)
           ) as Address,
           writableIndexes: indexes(bytes, lookup.writableOffset, lookup.writableCount),

@@ -11,23 +11,18 @@ import {
   type AddressesByLookupTableAddress,
   type Blockhash,
   compileTransaction,
-  compressTransactionMessageUsingAddressLookupTables,
   createNoopSigner,
   createTransactionMessage,
-  getCompiledTransactionMessageDecoder,
   getTransactionEncoder,
   type Instruction,
   type KeyPairSigner,
   partiallySignTransaction,
   pipe,
   setTransactionMessageComputeUnitLimit,
-  setTransactionMessageComputeUnitPrice,
-  setTransactionMessageConfig,
   setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  setTransactionMessageLoadedAccountsDataSizeLimit
+  setTransactionMessageLifetimeUsingBlockhash
 } from "@solana/kit"
-import { createHash } from "node:crypto"
+import { build, sha256Hex, stageOf } from "../../src/StageBuilder.js"
 
 export interface StageSpec {
   readonly id: string
@@ -52,70 +47,28 @@ export interface StageSpec {
 
 export const defaultBudget = { computeUnitLimit: 200_000, loadedAccountsDataSizeLimit: 256 * 1024, priorityFee: 0n }
 
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
+export { sha256Hex }
 
+/** A stage as the service builds it (the builder the sandbox uses), base64 on the wire. */
 export const buildStage = async (spec: StageSpec): Promise<Plan.Stage> => {
   const budget = spec.budget ?? defaultBudget
-  const lifetime = { blockhash: spec.lifetime.blockhash as Blockhash, lastValidBlockHeight: spec.lifetime.lastValidBlockHeight }
-  let compiled
-  if (spec.format === "v1") {
-    const base = pipe(
-      createTransactionMessage({ version: 1 }),
-      (m) => setTransactionMessageFeePayer(spec.feePayer.address, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions(spec.instructions, m)
-    )
-    compiled = compileTransaction(
-      spec.omitV1Limits === true ? base : setTransactionMessageConfig({
-        computeUnitLimit: budget.computeUnitLimit,
-        loadedAccountsDataSizeLimit: budget.loadedAccountsDataSizeLimit,
-        ...(budget.priorityFee > 0n ? { priorityFeeLamports: budget.priorityFee } : {})
-      }, base)
-    )
-  } else {
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(spec.feePayer.address, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => setTransactionMessageComputeUnitLimit(budget.computeUnitLimit, m),
-      (m) => setTransactionMessageComputeUnitPrice(budget.priorityFee, m),
-      (m) => setTransactionMessageLoadedAccountsDataSizeLimit(budget.loadedAccountsDataSizeLimit, m),
-      (m) => appendTransactionMessageInstructions(spec.instructions, m)
-    )
-    compiled = compileTransaction(
-      spec.lookupTables === undefined ? message : compressTransactionMessageUsingAddressLookupTables(message, spec.lookupTables)
-    )
-  }
-  const signed = await partiallySignTransaction(
-    [spec.feePayer, ...(spec.serverSigners ?? [])].map((s) => s.keyPair),
-    compiled
-  )
-  const bytes = new Uint8Array(getTransactionEncoder().encode(signed))
-  const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes)
-  let lookups = 0
-  if (message.version === 0) {
-    for (const l of message.addressTableLookups ?? []) lookups += l.readonlyIndexes.length + l.writableIndexes.length
-  }
-  return {
+  const built = await build({
+    format: spec.format,
+    feePayer: spec.feePayer.address,
+    instructions: spec.instructions,
+    lifetime: spec.lifetime,
+    signers: [spec.feePayer, ...(spec.serverSigners ?? [])],
+    budget: spec.format === "v1" && spec.omitV1Limits === true ? undefined : budget,
+    lookupTables: spec.lookupTables
+  })
+  return stageOf({
     id: spec.id,
     kind: spec.kind ?? "claim",
     dependsOn: spec.dependsOn ?? [],
     format: spec.format,
-    encoding: "base64",
-    transaction: Wire.fromBytes(bytes, "base64"),
-    messageSha256: sha256Hex(new Uint8Array(signed.messageBytes)),
-    requiredSigners: Object.keys(signed.signatures),
-    lifetime: { blockhash: spec.lifetime.blockhash, lastValidBlockHeight: spec.lifetime.lastValidBlockHeight },
-    budget: {
-      computeUnitLimit: budget.computeUnitLimit,
-      loadedAccountsDataSizeLimit: budget.loadedAccountsDataSizeLimit,
-      priorityFee: {
-        unit: spec.format === "v1" ? "total_lamports" : "micro_lamports_per_compute_unit",
-        amount: budget.priorityFee
-      }
-    },
-    size: { bytes: bytes.length, accounts: message.staticAccounts.length + lookups, signatures: message.header.numSignerAccounts }
-  }
+    lifetime: spec.lifetime,
+    budget
+  }, built)
 }
 
 /** A transfer of `lamports` from `source` (which must sign later) to `destination`. */

@@ -1,7 +1,14 @@
 /**
- * Builds a transaction (legacy, v0 or v1), partially signs it with the sandbox's keys and
- * computes the metadata a plan stage carries.
+ * Builds plan stages the way the service does: compile a transaction (legacy, v0 or v1),
+ * partially sign it with the service's keys, and compute the metadata a stage carries
+ * (`messageSha256` of the message bytes, `requiredSigners`, lifetime, budget, size). The
+ * sandbox builds its plans with it; tests build the stages they tamper with.
+ *
+ * @since 0.1.0
  */
+import { Plan, WireTransaction as Wire } from "@feeshare/domain"
+import { bytesToHex } from "@noble/hashes/utils"
+import { sha256 } from "@noble/hashes/sha2"
 import {
   type Address,
   type AddressesByLookupTableAddress,
@@ -10,8 +17,6 @@ import {
   compileTransaction,
   compressTransactionMessageUsingAddressLookupTables,
   createTransactionMessage,
-  getBase58Decoder,
-  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   getTransactionEncoder,
   type Instruction,
@@ -26,10 +31,17 @@ import {
   setTransactionMessageLoadedAccountsDataSizeLimit,
   type Transaction
 } from "@solana/kit"
-import { createHash } from "node:crypto"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Format = "legacy" | "v0" | "v1"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Budget {
   readonly computeUnitLimit: number
   readonly loadedAccountsDataSizeLimit: number
@@ -37,23 +49,38 @@ export interface Budget {
   readonly priorityFee: bigint
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Lifetime {
   readonly blockhash: string
   readonly lastValidBlockHeight: bigint
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface BuildInput {
   readonly format: Format
   readonly feePayer: Address
   readonly instructions: ReadonlyArray<Instruction>
   readonly lifetime: Lifetime
-  /** Keys the sandbox holds and signs with now. */
+  /** Keys that sign now (the service's). */
   readonly signers: ReadonlyArray<KeyPairSigner>
+  /** Absent: no compute-budget instructions (legacy, v0) or no config (v1). */
   readonly budget?: Budget | undefined
   /** v0 only. */
   readonly lookupTables?: AddressesByLookupTableAddress | undefined
 }
 
+/**
+ * A compiled, partially signed transaction and what a stage says about it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Built {
   readonly transaction: Transaction
   readonly wire: Uint8Array
@@ -64,14 +91,24 @@ export interface Built {
   readonly size: { readonly bytes: number; readonly accounts: number; readonly signatures: number }
 }
 
-/** The wire size limits: 1232 bytes for legacy and v0, 4096 for v1. */
+/**
+ * The wire size limits: 1232 bytes for legacy and v0, 4096 for v1.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const sizeLimit = (format: Format): number => (format === "v1" ? 4096 : 1232)
 
 const encoder = getTransactionEncoder()
 const messageDecoder = getCompiledTransactionMessageDecoder()
-const base58 = getBase58Decoder()
 
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
+/**
+ * Lowercase hex SHA-256, as in a stage's `messageSha256`.
+ *
+ * @since 0.1.0
+ * @category hashing
+ */
+export const sha256Hex = (bytes: Uint8Array): string => bytesToHex(sha256(bytes))
 
 const compile = (input: BuildInput): Transaction => {
   const lifetime = {
@@ -124,7 +161,12 @@ const compile = (input: BuildInput): Transaction => {
   return compileTransaction(appendTransactionMessageInstructions(input.instructions, budgeted))
 }
 
-/** Compiles, signs with the sandbox's keys and measures a transaction. */
+/**
+ * Compiles, signs with `signers` and measures a transaction.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const build = async (input: BuildInput): Promise<Built> => {
   const unsigned = compile(input)
   const transaction = input.signers.length === 0
@@ -139,8 +181,8 @@ export const build = async (input: BuildInput): Promise<Built> => {
   return {
     transaction,
     wire,
-    base64: getBase64EncodedWireTransaction(transaction),
-    base58: base58.decode(wire),
+    base64: Wire.fromBytes(wire, "base64"),
+    base58: Wire.fromBytes(wire, "base58"),
     messageSha256: sha256Hex(new Uint8Array(transaction.messageBytes)),
     requiredSigners: Object.keys(transaction.signatures),
     size: {
@@ -150,3 +192,43 @@ export const build = async (input: BuildInput): Promise<Built> => {
     }
   }
 }
+
+/**
+ * What a stage says beyond its transaction.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StageMeta {
+  readonly id: string
+  readonly kind: Plan.StageKind
+  readonly dependsOn: ReadonlyArray<string>
+  readonly format: Plan.Stage["format"]
+  readonly lifetime: Lifetime
+  /** The budget the stage declares (what the transaction was built with). */
+  readonly budget: Budget
+}
+
+/**
+ * The plan stage of a built transaction (base64 on the wire, as the service sends them).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const stageOf = (meta: StageMeta, built: Built): Plan.Stage => ({
+  id: meta.id,
+  kind: meta.kind,
+  dependsOn: meta.dependsOn,
+  format: meta.format,
+  encoding: "base64",
+  transaction: built.base64,
+  messageSha256: built.messageSha256,
+  requiredSigners: built.requiredSigners,
+  lifetime: { blockhash: meta.lifetime.blockhash, lastValidBlockHeight: meta.lifetime.lastValidBlockHeight },
+  budget: {
+    computeUnitLimit: meta.budget.computeUnitLimit,
+    loadedAccountsDataSizeLimit: meta.budget.loadedAccountsDataSizeLimit,
+    priorityFee: { unit: Plan.priorityFeeUnit[meta.format], amount: meta.budget.priorityFee }
+  },
+  size: built.size
+})
