@@ -11,7 +11,6 @@ import * as Options from "@effect/cli/Options"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import type * as Commands from "./internal/commands.js"
 import * as Defaults from "./internal/defaults.js"
 import * as Output from "./Output.js"
 import packageJson from "../package.json" with { type: "json" }
@@ -103,9 +102,17 @@ export type Globals = Command.Command.ParseConfig<typeof globals>
  */
 export const root = Command.make("feeshare", globals)
 
-type Handlers = typeof Commands
-
-const load = (): Promise<Handlers> => import("./internal/commands.js")
+/** The handlers of each command group, loaded when one of its commands runs. */
+const groups = {
+  auth: () => import("./internal/commands/auth.js"),
+  claims: () => import("./internal/commands/claims.js"),
+  feeShare: () => import("./internal/commands/feeShare.js"),
+  partner: () => import("./internal/commands/partner.js"),
+  launch: () => import("./internal/commands/launch.js"),
+  trade: () => import("./internal/commands/trade.js"),
+  analytics: () => import("./internal/commands/analytics.js"),
+  evm: () => import("./internal/commands/evm.js")
+}
 
 /**
  * Prints a command's result: its JSON document with `--json`, its human lines otherwise.
@@ -116,7 +123,10 @@ const load = (): Promise<Handlers> => import("./internal/commands.js")
 export const print = (g: Pick<Globals, "json">, result: Output.Result) =>
   g.json ? Console.log(Output.json(result.json)) : Console.log(result.human.join("\n"))
 
-const handle = <E, R>(f: (handlers: Handlers, g: Globals) => Effect.Effect<Output.Result, E, R>) =>
+const handle = <H, E, R>(
+  load: () => Promise<H>,
+  f: (handlers: H, g: Globals) => Effect.Effect<Output.Result, E, R>
+) =>
   Effect.gen(function*() {
     const g = yield* root
     const handlers = yield* Effect.promise(load)
@@ -156,12 +166,12 @@ const login = Command.make(
       Options.withDescription("TOTP code, when the wallet has MFA enabled")
     )
   },
-  (args) => handle((h, g) => h.authLogin(g, args))
+  (args) => handle(groups.auth, (h, g) => h.login(g, args))
 ).pipe(Command.withDescription(
   "Sign a challenge with --keypair for a new API key, and store it (mode 0600) in the credentials file"
 ))
 
-const me = Command.make("me", {}, () => handle((h, g) => h.authMe(g))).pipe(
+const me = Command.make("me", {}, () => handle(groups.auth, (h, g) => h.me(g))).pipe(
   Command.withDescription("The user that owns the API key")
 )
 
@@ -170,23 +180,23 @@ const auth = Command.make("auth").pipe(
   Command.withSubcommands([login, me])
 )
 
-const limits = Command.make("limits", {}, () => handle((h, g) => h.limits(g))).pipe(
+const limits = Command.make("limits", {}, () => handle(groups.auth, (h, g) => h.limits(g))).pipe(
   Command.withDescription("Ping the service and show the rate-limit budget (limit, remaining, reset)")
 )
 
-const positions = Command.make("positions", { wallet }, (args) => handle((h, g) => h.claimsPositions(g, args))).pipe(
+const positions = Command.make("positions", { wallet }, (args) => handle(groups.claims, (h, g) => h.positions(g, args))).pipe(
   Command.withDescription("Claimable fee positions of a wallet")
 )
 
-const vaults = Command.make("vaults", { wallet }, (args) => handle((h, g) => h.claimsVaults(g, args))).pipe(
+const vaults = Command.make("vaults", { wallet }, (args) => handle(groups.claims, (h, g) => h.vaults(g, args))).pipe(
   Command.withDescription("Partner/deployer aggregate vault balances of a wallet")
 )
 
-const plan = Command.make("plan", { mint, wallet, format }, (args) => handle((h, g) => h.claimsPlan(g, args))).pipe(
+const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(groups.claims, (h, g) => h.plan(g, args))).pipe(
   Command.withDescription("Build a claim plan and print its stages (nothing is verified, signed or sent)")
 )
 
-const claim = Command.make("claim", { mint, format, dryRun }, (args) => handle((h, g) => h.claimsClaim(g, args))).pipe(
+const claim = Command.make("claim", { mint, format, dryRun }, (args) => handle(groups.claims, (h, g) => h.claim(g, args))).pipe(
   Command.withDescription(
     "Claim fees with --keypair: build the plan, verify every stage, sign, send, with a progress line per stage " +
       "(lookup-table setup included)"
@@ -212,10 +222,10 @@ const update = Command.make(
     ),
     dryRun
   },
-  (args) => handle((h, g) => h.feeShareUpdate(g, args))
+  (args) => handle(groups.feeShare, (h, g) => h.update(g, args))
 ).pipe(Command.withDescription("Replace a token's fee claimers, signed by the admin's --keypair"))
 
-const admins = Command.make("admins", { wallet }, (args) => handle((h, g) => h.feeShareAdmins(g, args))).pipe(
+const admins = Command.make("admins", { wallet }, (args) => handle(groups.feeShare, (h, g) => h.admins(g, args))).pipe(
   Command.withDescription("Token mints a wallet is fee-share admin of")
 )
 
@@ -224,7 +234,7 @@ const feeShare = Command.make("fee-share").pipe(
   Command.withSubcommands([update, admins])
 )
 
-const partnerClaim = Command.make("claim", { dryRun }, (args) => handle((h, g) => h.partnerClaim(g, args))).pipe(
+const partnerClaim = Command.make("claim", { dryRun }, (args) => handle(groups.partner, (h, g) => h.claim(g, args))).pipe(
   Command.withDescription("Claim accumulated partner fees with --keypair (the vault withdrawal lands last)")
 )
 
@@ -247,7 +257,7 @@ const launch = Command.make(
     tipLamports: Options.integer("tip-lamports").pipe(Options.optional, Options.withDescription("tip in lamports")),
     dryRun
   },
-  (args) => handle((h, g) => h.launch(g, args))
+  (args) => handle(groups.launch, (h, g) => h.launch(g, args))
 ).pipe(Command.withDescription(
   "Launch a token: verify the launch transaction (signed by the mint), co-sign with --keypair, send"
 ))
@@ -262,11 +272,11 @@ const swapOptions = {
   )
 }
 
-const quote = Command.make("quote", swapOptions, (args) => handle((h, g) => h.tradeQuote(g, args))).pipe(
+const quote = Command.make("quote", swapOptions, (args) => handle(groups.trade, (h, g) => h.quote(g, args))).pipe(
   Command.withDescription("Quote a swap")
 )
 
-const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle((h, g) => h.tradeSwap(g, args))).pipe(
+const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(groups.trade, (h, g) => h.swap(g, args))).pipe(
   Command.withDescription("Quote, then build, verify, sign with --keypair and send the swap")
 )
 
@@ -275,11 +285,11 @@ const trade = Command.make("trade").pipe(
   Command.withSubcommands([quote, swap])
 )
 
-const lifetimeFees = Command.make("lifetime-fees", { mint }, (args) => handle((h, g) => h.lifetimeFees(g, args))).pipe(
+const lifetimeFees = Command.make("lifetime-fees", { mint }, (args) => handle(groups.analytics, (h, g) => h.lifetimeFees(g, args))).pipe(
   Command.withDescription("Lifetime fees of a token")
 )
 
-const claimStats = Command.make("claim-stats", { mint }, (args) => handle((h, g) => h.claimStats(g, args))).pipe(
+const claimStats = Command.make("claim-stats", { mint }, (args) => handle(groups.analytics, (h, g) => h.claimStats(g, args))).pipe(
   Command.withDescription("What every fee claimer of a token has claimed")
 )
 
@@ -291,22 +301,22 @@ const analytics = Command.make("analytics").pipe(
 const pools = Command.make(
   "pools",
   { onlyMigrated: Options.boolean("only-migrated").pipe(Options.withDescription("only pools migrated to DAMM v2")) },
-  (args) => handle((h, g) => h.pools(g, args))
+  (args) => handle(groups.analytics, (h, g) => h.pools(g, args))
 ).pipe(Command.withDescription("Pools with their DBC and DAMM v2 keys"))
 
 const indexStatus = Command.make(
   "index-status",
   { addresses: Args.text({ name: "address" }).pipe(Args.atLeast(1), Args.withDescription("EVM token addresses")) },
-  (args) => handle((h, g) => h.evmIndexStatus(g, args))
+  (args) => handle(groups.evm, (h, g) => h.indexStatus(g, args))
 ).pipe(Command.withDescription("Whether EVM tokens are index tokens (1 to 100 addresses)"))
 
 const evmPositions = Command.make(
   "positions",
   { owner: Options.text("owner").pipe(Options.withDescription("EVM owner address (any casing)")) },
-  (args) => handle((h, g) => h.evmPositions(g, args))
+  (args) => handle(groups.evm, (h, g) => h.positions(g, args))
 ).pipe(Command.withDescription("Claimable EVM fee positions of an owner"))
 
-const creationFee = Command.make("creation-fee", {}, () => handle((h, g) => h.evmCreationFee(g))).pipe(
+const creationFee = Command.make("creation-fee", {}, () => handle(groups.evm, (h, g) => h.creationFee(g))).pipe(
   Command.withDescription("Current token creation fee on the EVM chain")
 )
 
@@ -375,20 +385,16 @@ const keeper = Command.make("keeper").pipe(
 )
 
 /**
- * Knobs of `feeshare sandbox`, parsed by the sandbox's own flag parser (see `Flags.usage` of
- * @feeshare/sandbox); @effect/cli only documents them.
+ * `feeshare sandbox`: named here for help and completions only; the bin hands its flags to the
+ * sandbox's own parser (`Flags` of @feeshare/sandbox) before @effect/cli sees them, and
+ * `feeshare sandbox --help` lists them.
  *
  * @since 0.1.0
  * @category commands
  */
 export const sandbox = Command.make(
   "sandbox",
-  {
-    knobs: Args.text({ name: "knobs" }).pipe(
-      Args.repeated,
-      Args.withDescription("sandbox flags (--port, --seed, --slot-millis, --error-rate STATUS=P, …); `feeshare sandbox --help` lists them")
-    )
-  },
+  {},
   () => Effect.dieMessage("feeshare sandbox is dispatched by the bin before @effect/cli parses it")
 ).pipe(Command.withDescription(
   `Serve the whole API locally over an in-process Solana ledger (default port ${Defaults.sandboxPort}); prints the URLs and a demo key`

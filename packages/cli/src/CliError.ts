@@ -1,5 +1,6 @@
 /**
- * Failures of the CLI itself (besides the library's): a missing API key or keypair.
+ * Failures of the CLI itself (besides the library's): a missing API key or keypair, bad
+ * `feeshare sandbox` flags.
  *
  * @since 0.1.0
  */
@@ -23,6 +24,17 @@ export class MissingApiKey extends Schema.TaggedError<MissingApiKey>()("MissingA
  * @category errors
  */
 export class MissingKeypair extends Schema.TaggedError<MissingKeypair>()("MissingKeypair", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * The flags of `feeshare sandbox` break a rule (the message names the flag and the rule).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidKnobs extends Schema.TaggedError<InvalidKnobs>()("InvalidKnobs", {
   operation: Schema.String,
   message: Schema.String
 }) {}

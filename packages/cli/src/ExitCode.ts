@@ -1,10 +1,19 @@
 /**
  * Exit codes per error class, and the one-line message of every failure: what failed, why,
- * and what to do. Classification reads only the error's `_tag`, so this module loads nothing
- * of the Solana or sandbox parts.
+ * and what to do. The library's tags come from the core's one table of failures
+ * (`Failures` of @feeshare/client, which the Promise facade's error classes follow too);
+ * classification reads only the error's `_tag`. The bin loads this module only to report a
+ * failure.
  *
  * @since 0.1.0
  */
+import * as Failures from "@feeshare/client/Failures"
+import { CredentialsError } from "./Credentials.js"
+import { InvalidKnobs, MissingApiKey, MissingKeypair } from "./CliError.js"
+import * as Codes from "./internal/codes.js"
+
+/** The usage errors of @effect/cli (not a tagged class of its own). */
+const validationError = "ValidationError"
 
 /**
  * One class of outcomes: its exit code, the error tags it covers, and the advice printed
@@ -22,75 +31,54 @@ export interface Class {
 }
 
 /**
- * The refusals of `@feeshare/solana`'s verification (checked against its `Refusal` union by
- * the tests), and `InvalidPlan` from the domain's plan rules.
- */
-const refusals = [
-  "MalformedTransaction",
-  "NonCanonicalTransaction",
-  "FormatMismatch",
-  "MessageHashMismatch",
-  "UnexpectedSigner",
-  "MissingSigner",
-  "SignerNotRequired",
-  "InvalidSignature",
-  "SignatureUnavailable",
-  "LifetimeMismatch",
-  "MissingV1Limits",
-  "BudgetMismatch",
-  "SizeMismatch",
-  "InvalidPlan"
-] as const
-
-/**
  * Every exit code the CLI uses, in order.
  *
  * @since 0.1.0
  * @category constants
  */
 export const classes: ReadonlyArray<Class> = [
-  { code: 0, name: "ok", meaning: "the command succeeded", tags: [], advice: "" },
+  { code: Codes.ok, name: "ok", meaning: "the command succeeded", tags: [], advice: "" },
   {
-    code: 1,
+    code: Codes.internal,
     name: "internal",
     meaning: "an unexpected defect in the CLI (a bug)",
     tags: [],
     advice: "report it with the command line that caused it"
   },
   {
-    code: 2,
+    code: Codes.usage,
     name: "usage",
     meaning: "unknown command or option, a missing or malformed argument, a value that breaks a rule " +
       "(nothing was sent)",
-    tags: ["ValidationError", "InvalidRequest", "MissingKeypair", "InvalidKnobs"],
+    tags: [validationError, ...Failures.tagsOf("invalid"), MissingKeypair._tag, InvalidKnobs._tag],
     advice: "fix the command line (see --help); nothing was sent"
   },
   {
     code: 3,
     name: "auth",
     meaning: "no API key, or the service refused it (401, 403), or the wallet needs an MFA code",
-    tags: ["MissingApiKey", "Unauthorized", "Forbidden", "MfaRequired"],
+    tags: [MissingApiKey._tag, ...Failures.tagsOf("auth")],
     advice: "pass --api-key, set FEESHARE_API_KEY, or run `feeshare auth login --keypair FILE`"
   },
   {
     code: 4,
     name: "refused",
     meaning: "the service refused the request (400, 404): invalid parameters, nothing to claim, unknown token",
-    tags: ["BadRequest", "NotFound"],
+    tags: Failures.tagsOf("refused"),
     advice: "check the values given (mint, wallet, amounts)"
   },
   {
     code: 5,
     name: "rate-limited",
     meaning: "the rate limit is spent (429) beyond the time the CLI is willing to wait",
-    tags: ["RateLimited"],
+    tags: Failures.tagsOf("rateLimited"),
     advice: "wait for the reset (`feeshare limits` shows it) and try again"
   },
   {
     code: 6,
     name: "service",
     meaning: "the service failed (5xx) or answered something that is not a valid envelope",
-    tags: ["ServerError", "UnexpectedResponse"],
+    tags: Failures.tagsOf("service"),
     advice: "try again later; the CLI already retried transient failures"
   },
   {
@@ -98,32 +86,32 @@ export const classes: ReadonlyArray<Class> = [
     name: "network",
     meaning: "the service, the Solana RPC or the shared rate budget (Redis) could not be reached, or did not " +
       "answer in time",
-    tags: ["TransportError", "Timeout", "ChainUnavailable", "BudgetUnavailable"],
+    tags: Failures.tagsOf("unreachable"),
     advice: "check --base-url / --rpc-url and that the service is running (`feeshare sandbox` for a local one)"
   },
   {
     code: 8,
     name: "refused-to-sign",
     meaning: "a transaction failed verification before signing; nothing was signed or sent",
-    tags: refusals,
+    tags: Failures.tagsOf("unverified"),
     advice: "do not sign it; the transaction is not what the service said it is"
   },
   {
     code: 9,
     name: "chain",
     meaning: "a transaction failed on chain, failed its simulation, expired, or the plan could not complete",
-    tags: ["PreflightFailed", "TransactionFailed", "BlockhashExpired", "RebuildLimitReached", "SetupTimedOut"],
+    tags: Failures.tagsOf("chain"),
     advice: "run the command again: landed stages are never resent and a fresh plan is built"
   },
   {
     code: 10,
     name: "local",
     meaning: "a local key or the credentials file could not be read or written",
-    tags: ["InvalidKey", "SignerError", "CredentialsError"],
+    tags: [...Failures.tagsOf("local"), CredentialsError._tag],
     advice: "check the file path and its content (a solana-keygen JSON array of 64 bytes)"
   },
   {
-    code: 130,
+    code: Codes.interrupted,
     name: "interrupted",
     meaning: "interrupted (Ctrl-C)",
     tags: [],
@@ -134,28 +122,36 @@ export const classes: ReadonlyArray<Class> = [
 const byTag = new Map<string, Class>(classes.flatMap((c) => c.tags.map((tag) => [tag, c] as const)))
 
 /**
+ * The success code.
+ *
  * @since 0.1.0
  * @category constants
  */
-export const ok = 0
+export const ok = Codes.ok
 
 /**
+ * The code of a defect (a bug).
+ *
  * @since 0.1.0
  * @category constants
  */
-export const internal = 1
+export const internal = Codes.internal
 
 /**
+ * The code of a usage error.
+ *
  * @since 0.1.0
  * @category constants
  */
-export const usage = 2
+export const usage = Codes.usage
 
 /**
+ * The code of an interrupted command.
+ *
  * @since 0.1.0
  * @category constants
  */
-export const interrupted = 130
+export const interrupted = Codes.interrupted
 
 /**
  * The class of an error tag (`internal` for a tag the CLI does not know).

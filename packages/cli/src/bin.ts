@@ -19,7 +19,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Argv from "./Argv.js"
 import * as Cli from "./Cli.js"
-import * as ExitCode from "./ExitCode.js"
+import * as Codes from "./internal/codes.js"
 import * as Output from "./Output.js"
 
 const args = process.argv.slice(2)
@@ -29,13 +29,16 @@ const { index, name } = Argv.commandOf(hoisted)
 
 const isValidationError = (error: unknown): boolean => ValidationError.isValidationError(error)
 
+/** The code of the failure `report` described (it loads the classification only then). */
+let reported: number | undefined
+
 /** The exit code of an outcome. */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
-  if (Exit.isSuccess(exit)) return ExitCode.ok
-  if (Cause.isInterruptedOnly(exit.cause)) return ExitCode.interrupted
+  if (Exit.isSuccess(exit)) return Codes.ok
+  if (Cause.isInterruptedOnly(exit.cause)) return Codes.interrupted
   return Option.match(Cause.failureOption(exit.cause), {
-    onNone: () => ExitCode.internal,
-    onSome: (error) => (isValidationError(error) ? ExitCode.usage : ExitCode.describe(error).code)
+    onNone: () => Codes.internal,
+    onSome: (error) => (isValidationError(error) ? Codes.usage : reported ?? Codes.internal)
   })
 }
 
@@ -45,22 +48,25 @@ const report = (cause: Cause.Cause<unknown>) =>
       // @effect/cli already printed usage errors with the help text
       if (isValidationError(error)) {
         return json
-          ? Console.log(Output.json({ error: { tag: "ValidationError", code: ExitCode.usage, message: "usage error" } }))
+          ? Console.log(Output.json({ error: { tag: "ValidationError", code: Codes.usage, message: "usage error" } }))
           : Effect.void
       }
-      const described = ExitCode.describe(error)
-      return Effect.zipRight(
-        json
-          ? Console.log(Output.json({
-            error: { tag: described.tag, code: described.code, what: described.what ?? null, message: described.why, advice: described.advice }
-          }))
-          : Effect.void,
-        Console.error(`feeshare: ${described.line}`)
-      )
+      return Effect.flatMap(Effect.promise(() => import("./ExitCode.js")), (ExitCode) => {
+        const described = ExitCode.describe(error)
+        reported = described.code
+        return Effect.zipRight(
+          json
+            ? Console.log(Output.json({
+              error: { tag: described.tag, code: described.code, what: described.what ?? null, message: described.why, advice: described.advice }
+            }))
+            : Effect.void,
+          Console.error(`feeshare: ${described.line}`)
+        )
+      })
     },
     onNone: () =>
       Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
-        json ? Console.log(Output.json({ error: { tag: "Defect", code: ExitCode.internal, message: "internal error" } })) : Effect.void,
+        json ? Console.log(Output.json({ error: { tag: "Defect", code: Codes.internal, message: "internal error" } })) : Effect.void,
         Console.error(
           process.env.FEESHARE_DEBUG ? Cause.pretty(cause) : `feeshare: internal error (a bug): ${
             Cause.pretty(cause).split("\n")[0]

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import * as Failures from "@feeshare/client/Failures"
 import { FeeShareError, Plan } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -23,6 +24,15 @@ describe("ExitCode", () => {
     assert.isAtLeast(tags.length, 13)
     for (const tag of [...tags, new Plan.InvalidPlan({ violations: [], message: "" })._tag]) {
       assert.strictEqual(ExitCode.classOf(tag).code, 8, tag)
+    }
+  })
+
+  it("every core failure of the one table (client's Failures) has an exit class, one per kind", () => {
+    assert.isAtLeast(Failures.all.length, 34)
+    for (const kind of Object.keys(Failures.byKind) as ReadonlyArray<Failures.Kind>) {
+      const codes = new Set(Failures.tagsOf(kind).map((tag) => ExitCode.classOf(tag).code))
+      assert.strictEqual(codes.size, 1, kind)
+      assert.notInclude([ExitCode.ok, ExitCode.internal, ExitCode.interrupted], [...codes][0], kind)
     }
   })
 

@@ -46,33 +46,35 @@ const wrap = (text: string, indent: number, width: number): string => {
 }
 
 /**
- * The help text.
+ * The help text for a command that hands its flags to `parse`: `command` is how the user
+ * types it, `defaults` the option values it starts from (a front end may choose another
+ * default port).
  *
  * @since 0.1.0
  * @category usage
  */
-export const usage = `Usage: npm run sandbox -- [flags]
+export const usageOf = (command: string, defaults: Options.Options = Options.defaults): string => `Usage: ${command} [flags]
 
 Serves the whole feeshare API on localhost over an in-process Solana ledger.
 
-  --port N                      port to listen on; 0 picks a free one (default ${Options.defaults.port})
-  --host HOST                   address to bind (default ${Options.defaults.host})
-  --seed TEXT                   seed of every deterministic choice (default ${Options.defaults.seed})
-  --rate-limit N                requests per window per user and per IP (default ${Options.defaults.rateLimit})
-  --rate-window-millis N        sliding window length (default ${Options.defaults.rateWindowMillis})
-  --agent-auth-limit N          agent-auth requests per window per IP (default ${Options.defaults.agentAuthLimit})
-  --agent-auth-window-millis N  its window (default ${Options.defaults.agentAuthWindowMillis})
-  --slot-millis N               block clock: milliseconds per slot (default ${Options.defaults.slotMillis})
-  --latency-millis N            latency added to every answer (default ${Options.defaults.latencyMillis})
+  --port N                      port to listen on; 0 picks a free one (default ${defaults.port})
+  --host HOST                   address to bind (default ${defaults.host})
+  --seed TEXT                   seed of every deterministic choice (default ${defaults.seed})
+  --rate-limit N                requests per window per user and per IP (default ${defaults.rateLimit})
+  --rate-window-millis N        sliding window length (default ${defaults.rateWindowMillis})
+  --agent-auth-limit N          agent-auth requests per window per IP (default ${defaults.agentAuthLimit})
+  --agent-auth-window-millis N  its window (default ${defaults.agentAuthWindowMillis})
+  --slot-millis N               block clock: milliseconds per slot (default ${defaults.slotMillis})
+  --latency-millis N            latency added to every answer (default ${defaults.latencyMillis})
   --error-rate STATUS=P         answer STATUS with probability P (repeatable), e.g. --error-rate 500=0.1
-  --burst-429 N                 answer the first N requests 429 (default ${Options.defaults.burst429})
-  --drop-rate P                 probability that /rpc accepts a transaction and never lands it (default ${Options.defaults.dropRate})
-  --blockhash-validity N        blocks a blockhash stays valid (default ${Options.defaults.blockhashValidity})
+  --burst-429 N                 answer the first N requests 429 (default ${defaults.burst429})
+  --drop-rate P                 probability that /rpc accepts a transaction and never lands it (default ${defaults.dropRate})
+  --blockhash-validity N        blocks a blockhash stays valid (default ${defaults.blockhashValidity})
   --trust-proxy                 take the client IP from X-Forwarded-For (only behind a proxy that sets it)
-  --max-body-bytes N            largest request body; larger is 413 (default ${Options.defaults.maxBodyBytes})
-  --max-header-bytes N          largest request head; larger is 431 (default ${Options.defaults.maxHeaderBytes})
-  --headers-timeout-millis N    time to receive the headers; then 408 (default ${Options.defaults.headersTimeoutMillis})
-  --request-timeout-millis N    time to receive a whole request; then 408 (default ${Options.defaults.requestTimeoutMillis})
+  --max-body-bytes N            largest request body; larger is 413 (default ${defaults.maxBodyBytes})
+  --max-header-bytes N          largest request head; larger is 431 (default ${defaults.maxHeaderBytes})
+  --headers-timeout-millis N    time to receive the headers; then 408 (default ${defaults.headersTimeoutMillis})
+  --request-timeout-millis N    time to receive a whole request; then 408 (default ${defaults.requestTimeoutMillis})
   --admin-token TEXT            token the /sandbox/... routes require when --host is not loopback
                                 (default: a random one, printed at start)
   --tamper KIND[=N|=P]          serve hostile claim plans, one stage tampered (repeatable): every plan,
@@ -82,6 +84,14 @@ ${wrap(Tamper.allKinds.join(", "), 32, 100)}
   --empty                       start blank (default: seeded tokens, trades, fee shares and a demo wallet)
   --help                        this text
 `
+
+/**
+ * The help text of `npm run sandbox`.
+ *
+ * @since 0.1.0
+ * @category usage
+ */
+export const usage = usageOf("npm run sandbox --")
 
 const tamperRule = `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
 

@@ -29,7 +29,7 @@ import type { Globals } from "../Cli.js"
 import { MissingApiKey } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
-import { budgetOf, defaultRpcUrl } from "./commands.js"
+import { apiKeyOf, budgetOf, rpcUrlsOf } from "./context.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -74,16 +74,6 @@ const hooksFromEnv = (): Keeper.Hooks => {
     : point === "after-send"
     ? { afterSend: (id, signature) => id === stage ? stop(`keeper-hook after-send ${id} ${signature}`) : Effect.void }
     : {}
-}
-
-const apiKeyOf = (g: Globals) =>
-  Option.isSome(g.apiKey)
-    ? Effect.succeed(Option.some(g.apiKey.value))
-    : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
-
-const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
-  const given = Option.map(g.rpcUrl, (text) => text.split(",").map((url) => url.trim()).filter((url) => url !== ""))
-  return Option.isSome(given) && given.value.length > 0 ? given.value : [defaultRpcUrl(g.baseUrl)]
 }
 
 /** With --json, one JSON object per log line on stderr: time, level, message, the annotations. */
@@ -134,7 +124,7 @@ const environment = (g: Globals, args: RunArgs) =>
           )
         )
     }).pipe(Layer.provide(FetchHttpClient.layer))
-    const services = Layer.merge(client, ChainRpc.layer(rpcUrlOf(g)))
+    const services = Layer.merge(client, ChainRpc.layer(rpcUrlsOf(g)))
     const keeper: Keeper.Options = { config, wallets, hooks: hooksFromEnv() }
     const layer = Keeper.layer(keeper).pipe(
       Layer.provideMerge(Keeper.layerStorage(config.database)),

@@ -1,8 +1,10 @@
 /**
- * `feeshare sandbox [knobs]`: the sandbox's own flags (`Flags` of @feeshare/sandbox), with
- * port 8787 by default so that `feeshare`'s default base URL reaches it.
+ * `feeshare sandbox [flags]`: dispatched by the bin before @effect/cli; the sandbox's own flag
+ * parser (`Flags` of @feeshare/sandbox) is the only one that reads them, with the CLI's default
+ * port so that `feeshare`'s default base URL reaches it.
  */
 import * as Flags from "@feeshare/sandbox/Flags"
+import * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
@@ -12,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
+import { InvalidKnobs } from "../CliError.js"
 import * as Output from "../Output.js"
 import * as Defaults from "./defaults.js"
 
@@ -20,15 +22,7 @@ import * as Defaults from "./defaults.js"
 export const defaultPort = Defaults.sandboxPort
 
 /** The sandbox's usage text, for `feeshare sandbox`. */
-export const usage = Flags.usage
-  .replace("npm run sandbox --", "feeshare sandbox")
-  .replace(/(--port N\s.*\(default )[0-9]+\)/, `$1${defaultPort})`)
-
-/** The knobs are invalid. */
-export class InvalidKnobs extends Schema.TaggedError<InvalidKnobs>()("InvalidKnobs", {
-  operation: Schema.String,
-  message: Schema.String
-}) {}
+export const usage = Flags.usageOf("feeshare sandbox", { ...SandboxOptions.defaults, port: defaultPort })
 
 /** Serves until interrupted. */
 export const main = (knobs: ReadonlyArray<string>, json: boolean) =>

@@ -1,0 +1,147 @@
+/**
+ * `feeshare claims positions | vaults | plan | claim`.
+ */
+import type { Plan } from "@feeshare/domain"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { Globals } from "../../Cli.js"
+import * as Output from "../../Output.js"
+import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
+
+export const positions = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
+  Effect.gen(function*() {
+    const wallet = yield* walletOf(g, args.wallet, "claims positions")
+    const api = yield* client(g, "claims positions")
+    const positions = yield* api.claims.positions({ wallet })
+    return Output.result(positions, [
+      `Claimable positions of ${wallet}:`,
+      ...Output.table(
+        ["base mint", "quote mint", "migrated", "share bps", "claimable (lamports)"],
+        positions.map((p) => [
+          p.baseMint,
+          p.quoteMint ?? "",
+          yesNo(p.isMigrated),
+          p.userBps === undefined || p.userBps === null ? "" : String(p.userBps),
+          Output.lamports(p.totalClaimableLamportsUserShare)
+        ])
+      )
+    ])
+  })
+
+export const vaults = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
+  Effect.gen(function*() {
+    const wallet = yield* walletOf(g, args.wallet, "claims vaults")
+    const api = yield* client(g, "claims vaults")
+    const { vaults } = yield* api.claims.vaults({ wallet })
+    return Output.result({ vaults }, [
+      `Aggregate vaults of ${wallet}:`,
+      ...Output.table(
+        ["kind", "quote mint", "vault", "claimable"],
+        vaults.map((v) => [v.kind, v.quoteMint, v.vaultAta, Output.amount(v.claimableAmount, v.quoteDecimals)])
+      )
+    ])
+  })
+
+const planLines = (plan: Plan.TransactionPlan): ReadonlyArray<string> => [
+  ...Output.fields([
+    ["operation", `${plan.operation.kind} of ${plan.operation.baseMint}`],
+    ["asset", `${plan.asset.mint} (decimals ${plan.asset.decimals ?? "unknown"})`],
+    ["readiness", plan.readiness.status],
+    ["stages", String(plan.transactions.length)]
+  ]),
+  ...(plan.transactions.length === 0 ? [] : Output.table(
+    ["id", "kind", "format", "depends on", "signers", "bytes", "compute units", "valid until height"],
+    plan.transactions.map((s) => [
+      s.id,
+      s.kind,
+      s.format,
+      s.dependsOn.join(",") || "-",
+      s.requiredSigners.map((k) => Output.short(k, 4)).join(","),
+      String(s.size.bytes),
+      String(s.budget.computeUnitLimit),
+      String(s.lifetime.lastValidBlockHeight)
+    ])
+  ))
+]
+
+const planJson = (plan: Plan.TransactionPlan) => ({
+  operation: plan.operation,
+  asset: plan.asset,
+  readiness: plan.readiness,
+  stages: plan.transactions.map((s) => ({
+    id: s.id,
+    kind: s.kind,
+    format: s.format,
+    dependsOn: s.dependsOn,
+    requiredSigners: s.requiredSigners,
+    messageSha256: s.messageSha256,
+    lifetime: s.lifetime,
+    budget: s.budget,
+    size: s.size
+  }))
+})
+
+type Format = Option.Option<"v0" | "v1">
+
+const planRequest = (wallet: string, mint: string, format: Format) => ({
+  feeClaimer: wallet,
+  tokenMint: mint,
+  ...(Option.isSome(format) ? { transactionFormat: format.value } : {})
+})
+
+export const plan = (
+  g: Globals,
+  args: { readonly mint: string; readonly wallet: Option.Option<string>; readonly format: Format }
+) =>
+  Effect.gen(function*() {
+    const wallet = yield* walletOf(g, args.wallet, "claims plan")
+    const api = yield* client(g, "claims plan")
+    const plan = yield* api.claims.createPlan(planRequest(wallet, args.mint, args.format))
+    return Output.result(planJson(plan), [`Claim plan for ${wallet}:`, ...planLines(plan)])
+  })
+
+export const claim = (
+  g: Globals,
+  args: { readonly mint: string; readonly format: Format; readonly dryRun: boolean }
+) =>
+  Effect.gen(function*() {
+    const wallet = yield* signer(g, "claims claim")
+    const api = yield* client(g, "claims claim")
+    const signing = yield* loadSigning
+    const request = planRequest(wallet.publicKey, args.mint, args.format)
+    const plan = yield* api.claims.createPlan(request)
+    const format = request.transactionFormat ?? "v0"
+    if (args.dryRun) {
+      const { expired } = yield* signing.verifyPlan(plan, format, wallet, runOf(g))
+      const pending = plan.readiness.status === "setup_required"
+        ? ["The claim stages are built once the lookup-table setup above has landed."]
+        : []
+      const expiry = typeof expired === "string"
+        ? [`Warning: the blockhash expiry could not be checked (${expired}).`]
+        : expired.length > 0
+        ? [`Warning: the blockhash of ${expired.join(", ")} has expired; a real run rebuilds the plan first.`]
+        : []
+      return Output.result(
+        {
+          dryRun: true,
+          verified: plan.transactions.map((s) => s.id),
+          expired: typeof expired === "string" ? null : expired,
+          plan: planJson(plan)
+        },
+        [`Dry run: the plan and every stage verified; nothing was signed or sent.`, ...planLines(plan), ...pending, ...expiry]
+      )
+    }
+    const run = runOf(g)
+    yield* run.onLine(`Claiming ${args.mint} for ${wallet.publicKey} (${plan.readiness.status}):`)
+    const result = yield* signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
+    return Output.result(
+      { landed: result.stages, rebuilds: result.rebuilds },
+      [
+        `Claimed: ${result.stages.length} stage(s) landed.`,
+        ...Output.table(
+          ["stage", "kind", "signature", "slot"],
+          result.stages.map((s) => [s.id, s.kind, s.signature, String(s.slot)])
+        )
+      ]
+    )
+  })

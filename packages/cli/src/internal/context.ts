@@ -1,0 +1,120 @@
+/**
+ * What the command handlers share: the API key, the client, the wallet, the RPC endpoints
+ * and how a run reports its progress, all read from the global options.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { FeeShareClient } from "@feeshare/client"
+import type * as Client from "@feeshare/client/FeeShareClient"
+import type * as RateBudget from "@feeshare/client/RateBudget"
+import { FeeShareError } from "@feeshare/domain"
+import * as Console from "effect/Console"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type { Globals } from "../Cli.js"
+import { MissingApiKey, MissingKeypair } from "../CliError.js"
+import * as Credentials from "../Credentials.js"
+import * as Output from "../Output.js"
+import * as Defaults from "./defaults.js"
+import type { Run } from "./signing.js"
+
+/** The Effect client's service. */
+export type Service = Client.FeeShareClient.Service
+
+/** The Solana part (keys, verification, execution), loaded only by the commands that sign. */
+export const loadSigning = Effect.promise(() => import("./signing.js"))
+
+/** The RPC endpoint(s): `--rpc-url` may list several, separated by commas; else the base URL's `/rpc`. */
+export const rpcUrlsOf = (g: Globals): ReadonlyArray<string> => {
+  const given = Option.map(g.rpcUrl, (text) => text.split(",").map((url) => url.trim()).filter((url) => url !== ""))
+  return Option.isSome(given) && given.value.length > 0 ? given.value : [Defaults.rpcUrlOf(g.baseUrl)]
+}
+
+/** The API key: the flag or env, else the stored one for this base URL. */
+export const apiKeyOf = (g: Globals) =>
+  Option.isSome(g.apiKey)
+    ? Effect.succeed(Option.some(g.apiKey.value))
+    : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
+
+/** A visible line for every rate-limit wait, so that a pause does not look like a hang. */
+const announceWait = (wait: Client.RateLimitWait) =>
+  Console.error(
+    `feeshare: waiting ${Math.ceil(wait.waitMillis / 1000)} s for the rate limit to reset (${wait.operation})`
+  )
+
+/**
+ * With `--redis-url`: the budget shared through Redis (ioredis loads only then), failing closed
+ * with `BudgetUnavailable` when Redis does not answer within 1 s.
+ */
+export const budgetOf = (g: Globals): Effect.Effect<RateBudget.Options | undefined> => {
+  const url = g.redisUrl
+  return Option.isNone(url)
+    ? Effect.succeed(undefined)
+    : Effect.map(Effect.promise(() => import("@feeshare/client/RedisBudget")), (RedisBudget) => ({
+      limit: g.budgetLimit,
+      window: Duration.hours(1),
+      key: Option.getOrUndefined(g.budgetKey),
+      store: RedisBudget.make({ url: url.value })
+    }))
+}
+
+/** A client with the given API key (none for the anonymous agent-auth calls). */
+export const makeClient = (g: Globals, apiKey: Option.Option<Redacted.Redacted<string>>) =>
+  Effect.flatMap(budgetOf(g), (budget) =>
+    FeeShareClient.make({
+      baseUrl: g.baseUrl,
+      apiKey: Option.getOrUndefined(apiKey),
+      retry: { maxAttempts: 3 },
+      onRateLimitWait: announceWait,
+      budget
+    })).pipe(Effect.provide(FetchHttpClient.layer))
+
+/** The client with the API key; `MissingApiKey` when there is none. */
+export const client = (g: Globals, operation: string) =>
+  Effect.gen(function*() {
+    const apiKey = yield* apiKeyOf(g)
+    if (Option.isNone(apiKey)) {
+      return yield* new MissingApiKey({
+        operation,
+        message: `no API key for ${Credentials.keyOf(g.baseUrl)}`
+      })
+    }
+    return yield* makeClient(g, apiKey)
+  })
+
+/** The wallet of `--keypair`; `MissingKeypair` when there is none. */
+export const signer = (g: Globals, operation: string) =>
+  Effect.gen(function*() {
+    if (Option.isNone(g.keypair)) {
+      return yield* new MissingKeypair({ operation, message: "this command needs the wallet: pass --keypair FILE" })
+    }
+    const signing = yield* loadSigning
+    return yield* signing.loadSigner(g.keypair.value)
+  })
+
+/** The wallet: `--wallet` when given, else the public key of `--keypair`. */
+export const walletOf = (g: Globals, wallet: Option.Option<string>, operation: string) =>
+  Option.isSome(wallet) ? Effect.succeed(wallet.value) : Effect.map(signer(g, operation), (s) => s.publicKey)
+
+/** How a plan or a flow runs: the RPC endpoints, a progress line per event (none with `--json`). */
+export const runOf = (g: Globals): Run => ({
+  rpcUrl: rpcUrlsOf(g),
+  onLine: (line: string) => (g.json ? Effect.void : Console.log(line)),
+  onInterrupted: (inFlight) =>
+    g.json
+      ? Console.log(Output.json({ interrupted: true, inFlight: inFlight.pending }))
+      : Console.error(inFlight.interruptedLine())
+})
+
+/** An option's value breaks a rule: nothing is sent. */
+export const invalid = (operation: string, field: string, rule: string) =>
+  new FeeShareError.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
+
+/** A boolean as printed. */
+export const yesNo = (flag: boolean) => (flag ? "yes" : "no")
+
+/** The table of landed transactions. */
+export const sentLines = (
+  sent: ReadonlyArray<{ readonly label: string; readonly signature: string; readonly slot: bigint }>
+) => Output.table(["transaction", "signature", "slot"], sent.map((s) => [s.label, s.signature, String(s.slot)]))

@@ -1,0 +1,22 @@
+// The facade's error classes follow the core's one table of failures (`Failures` of
+// @feeshare/client, from which the CLI also derives its exit codes): every core failure
+// becomes the facade class of its tag, never a Defect.
+import * as Failures from "@feeshare/client/Failures"
+import { Arbitrary, Cause, FastCheck } from "effect"
+import { describe, expect, it } from "vitest"
+import { Defect, fromCause, isFeeShareError } from "../src/Errors.js"
+
+describe("the facade and the core's table of failures", () => {
+  it("every core failure class converts to the facade class of its tag (an instance of both)", () => {
+    expect(Failures.all.length).toBeGreaterThanOrEqual(34)
+    for (const failure of Failures.all) {
+      const [sample] = FastCheck.sample(Arbitrary.make(failure), 1)
+      const converted = fromCause(Cause.fail(sample))
+      expect(converted).not.toBeInstanceOf(Defect)
+      expect(isFeeShareError(converted)).toBe(true)
+      expect(converted._tag).toBe(failure._tag)
+      expect(converted.tag).toBe(failure._tag)
+      expect(converted).toBeInstanceOf(failure)
+    }
+  })
+})
