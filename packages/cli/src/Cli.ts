@@ -374,6 +374,26 @@ const keeper = Command.make("keeper").pipe(
   ])
 )
 
+const loadMcp = Effect.promise(() => import("./internal/mcp.js"))
+const mcp = Command.make(
+  "mcp",
+  {
+    policy: Options.file("policy").pipe(
+      Options.withFallbackConfig(Config.string("FEESHARE_MCP_POLICY")),
+      Options.optional,
+      Options.withDescription(
+        "the policy (JSON): wallets that may sign, allowed mints, swap and fee caps, read-only (env FEESHARE_MCP_POLICY); see docs/mcp.md"
+      )
+    ),
+    readOnly: Options.boolean("read-only").pipe(
+      Options.withDescription("load no signer at all: every prepare and execute tool is refused")
+    )
+  },
+  (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadMcp, (m) => m.run(g, args, version)))
+).pipe(Command.withDescription(
+  "Serve the toolkit to an AI agent over MCP (stdio): every read as a tool; writes prepared, verified and executed once under the policy"
+))
+
 /**
  * Knobs of `feeshare sandbox`, parsed by the sandbox's own flag parser (see `Flags.usage` of
  * @feeshare/sandbox); @effect/cli only documents them.
@@ -410,7 +430,7 @@ const demo = Command.make("demo", {}, () =>
  * @since 0.1.0
  * @category commands
  */
-export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, keeper, sandbox, demo] as const
+export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, keeper, mcp, sandbox, demo] as const
 
 /**
  * The `feeshare` command.

@@ -30,13 +30,13 @@ export const defaultRpcUrl = (baseUrl: string): string => {
 }
 
 /** The RPC endpoint(s): `--rpc-url` may list several, separated by commas. */
-const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
+export const rpcUrlOf = (g: Globals): ReadonlyArray<string> => {
   const given = Option.map(g.rpcUrl, (text) => text.split(",").map((url) => url.trim()).filter((url) => url !== ""))
   return Option.isSome(given) && given.value.length > 0 ? given.value : [defaultRpcUrl(g.baseUrl)]
 }
 
 /** The API key: the flag or env, else the stored one for this base URL. */
-const apiKeyOf = (g: Globals) =>
+export const apiKeyOf = (g: Globals) =>
   Option.isSome(g.apiKey)
     ? Effect.succeed(Option.some(g.apiKey.value))
     : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
