@@ -384,6 +384,26 @@ const keeper = Command.make("keeper").pipe(
   ])
 )
 
+const loadMcp = Effect.promise(() => import("./internal/mcp.js"))
+const mcp = Command.make(
+  "mcp",
+  {
+    policy: Options.file("policy").pipe(
+      Options.withFallbackConfig(Config.string("FEESHARE_MCP_POLICY")),
+      Options.optional,
+      Options.withDescription(
+        "the policy (JSON): wallets that may sign, allowed mints, swap and fee caps, read-only (env FEESHARE_MCP_POLICY); see docs/mcp.md"
+      )
+    ),
+    readOnly: Options.boolean("read-only").pipe(
+      Options.withDescription("load no signer at all: every prepare and execute tool is refused")
+    )
+  },
+  (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadMcp, (m) => m.run(g, args, version)))
+).pipe(Command.withDescription(
+  "Serve the toolkit to an AI agent over MCP (stdio): every read as a tool; writes prepared, verified and executed once under the policy"
+))
+
 /**
  * `feeshare sandbox`: named here for help and completions only; the bin hands its flags to the
  * sandbox's own parser (`Flags` of @feeshare/sandbox) before @effect/cli sees them, and
@@ -416,7 +436,7 @@ const demo = Command.make("demo", {}, () =>
  * @since 0.1.0
  * @category commands
  */
-export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, keeper, sandbox, demo] as const
+export const subcommands = [auth, limits, claims, feeShare, partner, launch, trade, analytics, pools, evm, keeper, mcp, sandbox, demo] as const
 
 /**
  * The `feeshare` command.

@@ -82,8 +82,11 @@ const afterFlush = (done: () => void): void => {
     pending -= 1
     if (pending === 0) done()
   }
-  process.stdout.write("", one)
-  process.stderr.write("", one)
+  for (const stream of [process.stdout, process.stderr]) {
+    // `feeshare mcp` ends stdout itself when its client leaves
+    if (stream.writableEnded || stream.destroyed) one()
+    else stream.write("", one)
+  }
 }
 
 /** A line @effect/cli printed about a usage error, with the `feeshare:` prefix and in plain English. */

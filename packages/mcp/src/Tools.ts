@@ -1,0 +1,277 @@
+/**
+ * The tools of `feeshare mcp`, as definitions only (names, descriptions, parameters from the
+ * domain Schemas, structured results). The handlers are in `Handlers`; `docs/mcp.md` lists
+ * these definitions (`Docs`).
+ *
+ * @since 0.1.0
+ */
+import { Tool, Toolkit } from "@effect/ai"
+import { Analytics, Claims, Evm, FeeShare, Identity, PublicKey, RateLimit, Trade } from "@feeshare/domain"
+import { Schema, Struct } from "effect"
+
+/**
+ * Every failure of a tool, as the agent sees it (`isError: true`): the failure's own tag
+ * (`Unauthorized`, `RateLimited`, `InvalidRequest`, `PolicyViolation`, a verification refusal
+ * such as `HashMismatch`, …), its message, and the field and rule or the policy rule at fault.
+ * Never a secret: messages come from errors that carry none.
+ *
+ * @since 0.1.0
+ * @category failures
+ */
+export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
+  error: Schema.String,
+  message: Schema.String,
+  field: Schema.optional(Schema.String),
+  rule: Schema.optional(Schema.String),
+  status: Schema.optional(Schema.Number),
+  /** `execute` stopped: the rebuilt plan no longer matches; this preview replaces the old one. */
+  newPreviewId: Schema.optional(Schema.String)
+}) {}
+
+const Lamports = Schema.String.annotations({ description: "lamports, as a decimal string" })
+
+/**
+ * One transaction a preview would sign.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const StagePreview = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.String,
+  requiredSigners: Schema.Array(Schema.String),
+  /** Signers whose signature came with the transaction (verified); the wallet signs for the others. */
+  presigned: Schema.Array(Schema.String),
+  /** Every account the message names (static keys). */
+  accounts: Schema.Array(Schema.String),
+  networkFeeLamports: Lamports,
+  messageSha256: Schema.String
+})
+
+/**
+ * What a `prepare_*` tool verified and what `execute` with `previewId` would sign.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Preview = Schema.Struct({
+  previewId: Schema.String,
+  expiresAt: Schema.String,
+  action: Schema.Literal("claim", "swap", "launch", "fee_share_update", "partner_claim"),
+  wallet: Schema.String,
+  mints: Schema.Array(Schema.String),
+  /** Claims: `ready`, or `setup_required` (the lookup-table stages land first, then the plan is rebuilt). */
+  readiness: Schema.optional(Schema.String),
+  /** SOL the transactions move out of the wallet on purpose (a swap's input). */
+  lamportsSpent: Lamports,
+  networkFeesLamports: Lamports,
+  stages: Schema.Array(StagePreview),
+  verification: Schema.Struct({ verified: Schema.Boolean, checks: Schema.Array(Schema.String) }),
+  note: Schema.String
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Preview = typeof Preview.Type
+
+const wallet = {
+  wallet: Schema.optional(PublicKey.PublicKey).annotations({
+    description: "the signing wallet (default: the first wallet of the policy)"
+  })
+}
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Positions = Tool.make("positions", {
+  description: "Claimable fee positions of a wallet",
+  parameters: Claims.WalletQuery.fields,
+  success: Schema.Struct({ positions: Claims.ClaimablePositions }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const VaultClaimables = Tool.make("vault_claimables", {
+  description: "Partner/deployer aggregate vault balances of a wallet",
+  parameters: Claims.WalletQuery.fields,
+  success: Claims.VaultClaimables,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const AdminList = Tool.make("admin_list", {
+  description: "Token mints a wallet is fee-share admin of",
+  parameters: Claims.WalletQuery.fields,
+  success: FeeShare.AdminTokens,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const LifetimeFees = Tool.make("lifetime_fees", {
+  description: "Lifetime fees of a token, in lamports",
+  parameters: Analytics.TokenMintQuery.fields,
+  success: Schema.Struct({ tokenMint: Schema.String, lifetimeFeesLamports: Analytics.LifetimeFees }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const ClaimStats = Tool.make("claim_stats", {
+  description: "What every fee claimer of a token has claimed",
+  parameters: Analytics.TokenMintQuery.fields,
+  success: Schema.Struct({ claimers: Analytics.ClaimStatisticsList }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Pools = Tool.make("pools", {
+  description: "Pools with their DBC and DAMM v2 keys",
+  parameters: Analytics.PoolsQuery.fields,
+  success: Schema.Struct({ pools: Analytics.Pools }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Quote = Tool.make("quote", {
+  description: "Quote a swap (amount in the input token's smallest unit)",
+  parameters: Trade.QuoteRequest.from.fields,
+  success: Trade.TradeQuote,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const EvmIndexStatus = Tool.make("evm_index_status", {
+  description: "Whether EVM tokens are index tokens (1 to 100 addresses)",
+  parameters: Evm.IndexStatusRequest.fields,
+  success: Schema.Struct({ statuses: Evm.IndexTokenStatuses }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const EvmPositions = Tool.make("evm_positions", {
+  description: "Claimable EVM fee positions of an owner",
+  parameters: Evm.OwnerQuery.fields,
+  success: Evm.EvmPositions,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const EvmCreationFee = Tool.make("evm_creation_fee", {
+  description: "Current token creation fee on the EVM chain",
+  success: Evm.CreationFee,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Me = Tool.make("me", {
+  description: "The user that owns the API key",
+  success: Identity.Me,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const RateLimitStatus = Tool.make("rate_limit_status", {
+  description: "Ping the service and report the rate-limit budget (limit, remaining, reset)",
+  success: Schema.Struct({ rateLimit: Schema.NullOr(RateLimit.RateLimitInfo) }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PrepareClaim = Tool.make("prepare_claim", {
+  description: "Build a claim plan for a token and VERIFY every transaction; returns a preview and a short-lived, " +
+    "single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Struct.omit(Claims.ClaimPlanRequest.fields, "feeClaimer", "transactionFormat"), ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PrepareSwap = Tool.make("prepare_swap", {
+  description: "Quote and build a swap and VERIFY its transaction against the policy's caps; returns a preview and " +
+    "a short-lived, single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Trade.QuoteRequest.from.fields, ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Execute = Tool.make("execute", {
+  description: "Sign and send what a preview showed, once. A claim plan rebuilt on the way (lookup-table setup, an " +
+    "expired blockhash) is signed only while it matches the preview; otherwise execute stops with a new preview id.",
+  parameters: { previewId: Schema.String },
+  success: Schema.Struct({
+    previewId: Schema.String,
+    action: Preview.fields.action,
+    landed: Schema.Array(Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })),
+    rebuilds: Schema.Number
+  }),
+  failure: ToolFailure
+}).annotate(Tool.Destructive, true)
+
+/**
+ * Every tool of the server.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const toolkit = Toolkit.make(
+  Positions,
+  VaultClaimables,
+  AdminList,
+  LifetimeFees,
+  ClaimStats,
+  Pools,
+  Quote,
+  EvmIndexStatus,
+  EvmPositions,
+  EvmCreationFee,
+  Me,
+  RateLimitStatus,
+  PrepareClaim,
+  PrepareSwap,
+  Execute
+)

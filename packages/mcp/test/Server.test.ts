@@ -1,0 +1,148 @@
+/**
+ * `feeshare mcp` over stdio, driven by the official MCP TypeScript client against a seeded
+ * sandbox: every read operation as a tool, a claim plan prepared and executed through
+ * `setup_required` to landed, a swap within the cap, the refusals, and no secret in anything
+ * the server wrote.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { SandboxInfo } from "@feeshare/sandbox/Server"
+import { Effect, Redacted } from "effect"
+import * as Policy from "../src/Policy.js"
+import { connect, policyFile, Seeded, solBalance, sandboxLayer } from "./support/fixture.js"
+
+const reads = [
+  "positions",
+  "vault_claimables",
+  "admin_list",
+  "lifetime_fees",
+  "claim_stats",
+  "pools",
+  "quote",
+  "evm_index_status",
+  "evm_positions",
+  "evm_creation_fee",
+  "me",
+  "rate_limit_status"
+]
+
+const SOL = 1_000_000_000
+
+describe("feeshare mcp", () => {
+  layer(sandboxLayer({ seed: "feeshare-mcp" }), { excludeTestServices: true, timeout: "120 seconds" })((it) => {
+    it.scoped("lists every read operation as a tool and answers reads with structured content", () =>
+      Effect.gen(function*() {
+        const seeded = yield* Seeded
+        const session = yield* connect(["--read-only"])
+        const { tools } = yield* Effect.promise(() => session.client.listTools())
+        const names = tools.map((tool) => tool.name)
+        for (const name of reads) assert.include(names, name)
+        // parameters come from the domain Schemas
+        const positionsTool = tools.find((tool) => tool.name === "positions")
+        assert.deepStrictEqual(positionsTool?.inputSchema.required, ["wallet"])
+
+        const mint = seeded.tokens[0]!.mint
+        const positions = yield* session.call("positions", { wallet: seeded.demoWallet })
+        assert.isFalse(positions.isError)
+        const list = positions.structured["positions"]
+        assert.isTrue(Array.isArray(list) && list.length > 0)
+        const fees = yield* session.call("lifetime_fees", { tokenMint: mint })
+        assert.deepStrictEqual(Object.keys(fees.structured).sort(), ["lifetimeFeesLamports", "tokenMint"])
+        const quote = yield* session.call("quote", { inputMint: Policy.nativeMint, outputMint: mint, amount: "1000000" })
+        assert.isFalse(quote.isError, quote.text)
+        assert.strictEqual(quote.structured["inAmount"], "1000000")
+        for (const [name, args] of [
+          ["vault_claimables", { wallet: seeded.demoWallet }],
+          ["admin_list", { wallet: seeded.demoWallet }],
+          ["claim_stats", { tokenMint: mint }],
+          ["pools", {}],
+          ["evm_creation_fee", {}],
+          ["me", {}]
+        ] as const) {
+          const result = yield* session.call(name, args)
+          assert.isFalse(result.isError, `${name}: ${result.text}`)
+        }
+        const limits = yield* session.call("rate_limit_status")
+        assert.isNumber((limits.structured["rateLimit"] as { limit?: unknown }).limit)
+        // a bad input is an error naming the field and its rule
+        const bad = yield* session.call("positions", { wallet: "not-a-key" })
+        assert.isTrue(bad.isError)
+        assert.include(bad.text, "wallet")
+        assert.include(bad.text, "must be a base58 public key")
+      }))
+
+    it.scoped("prepares and executes a claim through setup_required to landed, and a swap within the cap", () =>
+      Effect.gen(function*() {
+        const seeded = yield* Seeded
+        const mint = seeded.tokens[0]!.mint
+        const policy = policyFile({ maxSwapLamports: SOL, maxSwapLamportsPerDay: 2 * SOL })
+        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policy])
+
+        const prepared = yield* session.call("prepare_claim", { tokenMint: mint })
+        assert.isFalse(prepared.isError, prepared.text)
+        assert.strictEqual(prepared.structured["readiness"], "setup_required")
+        assert.strictEqual(prepared.structured["wallet"], seeded.demoWallet)
+        assert.isTrue((prepared.structured["verification"] as { verified: boolean }).verified)
+        const previewId = prepared.structured["previewId"] as string
+
+        const executed = yield* session.call("execute", { previewId })
+        assert.isFalse(executed.isError, executed.text)
+        const landed = executed.structured["landed"] as ReadonlyArray<{ kind: string; signature: string }>
+        assert.includeMembers(landed.map((stage) => stage.kind), ["lookup_table_setup", "claim"])
+        assert.isAtLeast(executed.structured["rebuilds"] as number, 1)
+
+        // an id works once
+        const again = yield* session.call("execute", { previewId })
+        assert.isTrue(again.isError)
+        assert.strictEqual(again.structured["error"], "PreviewUnavailable")
+
+        // a swap within the cap lands
+        const before = yield* solBalance(seeded.demoWallet)
+        const swap = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: mint, amount: String(SOL / 10) })
+        assert.isFalse(swap.isError, swap.text)
+        assert.strictEqual(swap.structured["lamportsSpent"], String(SOL / 10))
+        const swapped = yield* session.call("execute", { previewId: swap.structured["previewId"] })
+        assert.isFalse(swapped.isError, swapped.text)
+        assert.isBelow(Number(yield* solBalance(seeded.demoWallet)), Number(before) - SOL / 10)
+      }))
+
+    it.scoped("refuses: no prepare, over the cap, a mint off the allow-list, a write in read-only mode; no secret in any output", () =>
+      Effect.gen(function*() {
+        const seeded = yield* Seeded
+        const info = yield* SandboxInfo
+        const [first, second] = seeded.tokens
+        const policy = policyFile({ maxSwapLamports: SOL / 100, allowedMints: [second!.mint] })
+        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policy])
+        const before = yield* solBalance(seeded.demoWallet)
+
+        const unknown = yield* session.call("execute", { previewId: "pv_00000000000000000000000000000000" })
+        assert.isTrue(unknown.isError)
+        assert.strictEqual(unknown.structured["error"], "PreviewUnavailable")
+
+        const over = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: second!.mint, amount: String(SOL) })
+        assert.isTrue(over.isError)
+        assert.deepStrictEqual([over.structured["error"], over.structured["rule"]], ["PolicyViolation", "maxSwapLamports"])
+
+        const offList = yield* session.call("prepare_claim", { tokenMint: first!.mint })
+        assert.isTrue(offList.isError)
+        assert.deepStrictEqual([offList.structured["error"], offList.structured["rule"]], ["PolicyViolation", "allowedMints"])
+
+        const readOnly = yield* connect(["--keypair", seeded.keygenPath, "--read-only"])
+        const write = yield* readOnly.call("prepare_claim", { tokenMint: second!.mint })
+        assert.isTrue(write.isError)
+        assert.deepStrictEqual([write.structured["error"], write.structured["rule"]], ["PolicyViolation", "readOnly"])
+        const policyText = yield* Effect.promise(() => readOnly.client.readResource({ uri: "feeshare://policy" }))
+        const policyJson = JSON.parse(String((policyText.contents[0] as { text?: unknown }).text))
+        assert.strictEqual(policyJson.readOnly, true)
+        assert.deepStrictEqual(policyJson.wallets, [])
+
+        // nothing was signed
+        assert.strictEqual(yield* solBalance(seeded.demoWallet), before)
+        // neither the API key nor the key file's bytes appear in any result, resource or log line
+        const everything = [...session.seen, ...readOnly.seen, JSON.stringify(policyText), session.stderr(), readOnly.stderr()].join("\n")
+        assert.notInclude(everything, Redacted.value(info.demoApiKey))
+        const keyBytes = JSON.parse(Redacted.value(seeded.demoKeygen)) as ReadonlyArray<number>
+        assert.notInclude(everything, JSON.stringify(keyBytes))
+        assert.notInclude(everything, keyBytes.slice(0, 32).join(","))
+      }))
+  })
+})

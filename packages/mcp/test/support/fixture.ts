@@ -1,0 +1,107 @@
+/**
+ * Set-up of the MCP tests: a seeded sandbox in the test process (its demo wallet holds claimable
+ * fees on every seeded token), and `feeshare mcp` spawned from the CLI's sources, driven by the
+ * official MCP TypeScript client over stdio.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type * as SandboxOptions from "@feeshare/sandbox/Options"
+import * as Sandbox from "@feeshare/sandbox/Sandbox"
+import * as Seed from "@feeshare/sandbox/Seed"
+import { SandboxInfo } from "@feeshare/sandbox/Server"
+import { address, createSolanaRpc } from "@solana/kit"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url))
+
+/** `tsx` and the CLI's entry: `feeshare` as built from its sources. */
+export const tsx = join(root, "node_modules/.bin/tsx")
+export const cliEntry = join(root, "packages/cli/src/bin.ts")
+
+/** What the sandbox was seeded with, and the demo wallet's keygen file. */
+export class Seeded extends Context.Tag("test/Seeded")<Seeded, Effect.Effect.Success<ReturnType<typeof Seed.makeWithKeygenFile>>>() {}
+
+/** A seeded sandbox on a free port. */
+export const sandboxLayer = (options: Partial<SandboxOptions.Options>) =>
+  Layer.scoped(Seeded, Seed.makeWithKeygenFile(options.seed ?? "feeshare-mcp")).pipe(
+    Layer.provideMerge(Sandbox.layer({ port: 0, slotMillis: 20, ...options }))
+  )
+
+export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+
+/** A policy file with these fields. */
+export const policyFile = (policy: Record<string, unknown>): string => {
+  const path = join(temporaryDirectory("mcp-policy-"), "policy.json")
+  writeFileSync(path, JSON.stringify(policy))
+  return path
+}
+
+/** A connected client, everything the server wrote on stderr, and every tool result's text. */
+export interface Session {
+  readonly client: Client
+  readonly stderr: () => string
+  readonly call: (name: string, args?: Record<string, unknown>) => Effect.Effect<ToolResult>
+  readonly seen: Array<string>
+}
+
+export interface ToolResult {
+  readonly isError: boolean
+  readonly structured: Record<string, unknown>
+  readonly text: string
+}
+
+/** The server's command line: `feeshare mcp` against the sandbox, with `extra` flags. */
+export const serverArgs = (info: Context.Tag.Service<typeof SandboxInfo>, extra: ReadonlyArray<string>) => [
+  "--conditions=@feeshare/source",
+  cliEntry,
+  "mcp",
+  "--base-url",
+  info.baseUrl,
+  "--rpc-url",
+  info.rpcUrl,
+  ...extra
+]
+
+/** The environment of the server: the API key only through it, never on the command line. */
+export const serverEnv = (info: Context.Tag.Service<typeof SandboxInfo>): Record<string, string> => {
+  const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_RPC_URL: _r, FEESHARE_KEYPAIR: _p, ...inherited } = process.env
+  return { ...Object.fromEntries(Object.entries(inherited).filter((e): e is [string, string] => e[1] !== undefined)), FEESHARE_API_KEY: Redacted.value(info.demoApiKey) }
+}
+
+/** Spawns `feeshare mcp` with `extra` flags and connects the official client (closed with the scope). */
+export const connect = (extra: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const info = yield* SandboxInfo
+    const transport = new StdioClientTransport({ command: tsx, args: serverArgs(info, extra), env: serverEnv(info), stderr: "pipe" })
+    let stderr = ""
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8")
+    })
+    const client = new Client({ name: "feeshare-mcp-test", version: "0.0.0" })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => client.connect(transport)),
+      () => Effect.promise(() => client.close())
+    )
+    const seen: Array<string> = []
+    const call = (name: string, args: Record<string, unknown> = {}) =>
+      Effect.promise(async (): Promise<ToolResult> => {
+        const result = await client.callTool({ name, arguments: args })
+        const content = Array.isArray(result.content) ? result.content : []
+        const text = content.map((part: { readonly text?: unknown }) => (typeof part.text === "string" ? part.text : "")).join("")
+        seen.push(JSON.stringify(result))
+        const structured: Record<string, unknown> = typeof result.structuredContent === "object" && result.structuredContent !== null
+          ? { ...result.structuredContent }
+          : {}
+        return { isError: result.isError === true, structured, text }
+      })
+    return { client, stderr: () => stderr, call, seen } satisfies Session
+  })
+
+/** SOL balance (lamports) of an address on the sandbox's ledger. */
+export const solBalance = (owner: string) =>
+  Effect.flatMap(SandboxInfo, (info) =>
+    Effect.promise(async () => (await createSolanaRpc(info.rpcUrl).getBalance(address(owner)).send()).value))

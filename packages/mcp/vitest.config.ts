@@ -1,0 +1,14 @@
+import { defineProject } from "vitest/config"
+import { resolveSources } from "../../vitest.shared.js"
+
+/** The MCP tests start sandboxes and spawn `feeshare mcp` processes: one file at a time. */
+export default defineProject({
+  ...resolveSources,
+  test: {
+    name: "mcp",
+    include: ["test/**/*.test.ts"],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000
+  }
+})
