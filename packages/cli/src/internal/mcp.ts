@@ -7,7 +7,7 @@ import * as Server from "@feeshare/mcp/Server"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { Globals } from "../Cli.js"
-import { apiKeyOf, rpcUrlOf } from "./commands.js"
+import { apiKeyOf, rpcUrlsOf } from "./context.js"
 
 /** The options of `feeshare mcp`. */
 export interface Args {
@@ -20,5 +20,5 @@ export const run = (g: Globals, args: Args, version: string) =>
   Effect.gen(function*() {
     const { policy, signers } = yield* Server.loadPolicy({ policyFile: args.policy, readOnly: args.readOnly, keypair: g.keypair })
     const apiKey = yield* apiKeyOf(g)
-    return yield* Server.serveStdio({ version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlOf(g), policy, signers })
+    return yield* Server.serveStdio({ version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers })
   }).pipe(Effect.provide(NodeFileSystem.layer))
