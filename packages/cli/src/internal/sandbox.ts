@@ -2,6 +2,7 @@
  * `feeshare sandbox [knobs]`: the sandbox's own flags (`Flags` of @feeshare/sandbox), with
  * port 8787 by default so that `feeshare`'s default base URL reaches it.
  */
+import * as Explorer from "@feeshare/sandbox/Explorer"
 import * as Flags from "@feeshare/sandbox/Flags"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
@@ -55,6 +56,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
             rootUrl: info.rootUrl,
             rpcUrl: info.rpcUrl,
             rpcSubscriptionsUrl: info.rpcSubscriptionsUrl,
+            explorerUrl: Explorer.url(info.rootUrl, info.adminToken),
             seed: options.seed,
             demoApiKey: key,
             adminToken: Option.getOrNull(admin),
@@ -70,6 +72,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
               ["rpc_ws_url", `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`],
+              ["explorer", `${Explorer.url(info.rootUrl, info.adminToken)}   (open it in a browser: tokens, transactions, plans, live)`],
               ["seed", options.seed],
               ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
               ...Option.match(admin, {
