@@ -9,6 +9,7 @@
 import * as esbuild from "esbuild"
 import { rm } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import * as ExplorerAssets from "@feeshare/sandbox/ExplorerAssets"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = `${root}dist`
@@ -27,7 +28,8 @@ export const build = async (outdir: string = dist): Promise<void> => {
     conditions: ["@feeshare/source"],
     // native: LiteSVM and libsql (dependencies), and the optional accelerators of ws and msgpackr;
     // ioredis (a dependency), loaded only with --redis-url
-    external: ["litesvm", "@libsql/client", "ioredis", "bufferutil", "utf-8-validate", "msgpackr-extract"],
+    // esbuild: the sandbox explorer bundles its page with it only when run from the sources
+    external: ["litesvm", "@libsql/client", "ioredis", "bufferutil", "utf-8-validate", "msgpackr-extract", "esbuild"],
     minify: true,
     sourcemap: "linked",
     sourcesContent: false,
@@ -43,6 +45,9 @@ export const build = async (outdir: string = dist): Promise<void> => {
     },
     logLevel: "warning"
   })
+
+  // the sandbox explorer's page, read from `dist/explorer/` by the bundled sandbox
+  await ExplorerAssets.write(`${outdir}/${ExplorerAssets.folder}`)
 
   // the entry chunk must not load LiteSVM (only the sandbox and demo chunks may), ioredis (only
   // the chunk loaded with --redis-url may) nor libsql (only the keeper's)

@@ -104,12 +104,27 @@ export declare namespace Accounts {
     readonly enableMfa: (wallet: PublicKey) => Effect.Effect<MfaSecret>
     /** Sandbox-only: revokes a key; `false` when no such key. */
     readonly revoke: (keyId: string) => Effect.Effect<boolean>
+    /** The API keys issued, by id and name (never the key itself), at most `max`. */
+    readonly keys: (max: number) => ReadonlyArray<KeyInfo>
     /** How many nonces and MFA auth codes wait to be used (each at most `maxPending`). */
     readonly pending: () => { readonly nonces: number; readonly authCodes: number }
     /** A key created at start-up for the demo user (deterministic from the seed). */
     readonly demoKey: Redacted.Redacted<string>
     readonly demoUserId: string
   }
+}
+
+/**
+ * An API key as the explorer lists it: its id, owner and name, never the key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface KeyInfo {
+  readonly keyId: string
+  readonly userId: string
+  readonly name: string
+  readonly revoked: boolean
 }
 
 interface KeyRecord {
@@ -323,7 +338,9 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
           if (record === undefined) return false
           record.revoked = true
           return true
-        })
+        }),
+      keys: (max) =>
+        [...keyIds.values()].slice(0, max).map(({ keyId, name, revoked, userId }) => ({ keyId, name, revoked, userId }))
     }
     return service
   })

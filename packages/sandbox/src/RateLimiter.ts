@@ -65,7 +65,23 @@ export declare namespace RateLimiter {
     readonly admitAt: (buckets: ReadonlyArray<Bucket>, now: number) => Decision
     /** How many bucket logs are kept. */
     readonly size: () => number
+    /** The visible buckets with something in their window at `now`: at most `max`, for the explorer. */
+    readonly inspect: (now: number, max: number) => ReadonlyArray<BucketState>
   }
+}
+
+/**
+ * A bucket as the explorer shows it: its key (`user:ID`, `ip:ADDRESS`), its limit, what is left
+ * of it and when its oldest admission leaves the window (epoch seconds).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BucketState {
+  readonly key: string
+  readonly limit: number
+  readonly remaining: number
+  readonly resetAt: number
 }
 
 /**
@@ -75,6 +91,8 @@ export declare namespace RateLimiter {
  */
 interface Log {
   readonly windowMillis: number
+  readonly limit: number
+  readonly hidden: boolean
   times: Array<number>
   counts: Array<number>
   head: number
@@ -158,7 +176,15 @@ export const makeUnsafe = (): RateLimiter.Service => {
   const logOf = (bucket: Bucket): Log => {
     let log = logs.get(bucket.key)
     if (log === undefined) {
-      log = { windowMillis: bucket.windowMillis, times: [], counts: [], head: 0, total: 0 }
+      log = {
+        windowMillis: bucket.windowMillis,
+        limit: bucket.limit,
+        hidden: bucket.hidden === true,
+        times: [],
+        counts: [],
+        head: 0,
+        total: 0
+      }
       logs.set(bucket.key, log)
     }
     return log
@@ -208,8 +234,25 @@ export const makeUnsafe = (): RateLimiter.Service => {
       Math.ceil((oldest + bucket.windowMillis) / 1000)
     )
   }
+  const inspect = (now: number, max: number): ReadonlyArray<BucketState> => {
+    const states: Array<BucketState> = []
+    for (const [key, log] of logs) {
+      if (states.length >= max) break
+      if (log.hidden) continue
+      prune(log, now - log.windowMillis)
+      if (log.total === 0) continue
+      states.push({
+        key,
+        limit: log.limit,
+        remaining: Math.max(0, log.limit - log.total),
+        resetAt: Math.ceil((log.times[log.head]! + log.windowMillis) / 1000)
+      })
+    }
+    return states
+  }
   return {
     admitAt,
+    inspect,
     size: () => logs.size,
     admit: (buckets) => Effect.map(Clock.currentTimeMillis, (now) => admitAt(buckets, now))
   }

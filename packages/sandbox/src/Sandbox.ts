@@ -1,17 +1,23 @@
 /**
  * The whole sandbox: the HTTP server (`Server`), the ledger (`Ledger`, LiteSVM with its
  * block clock) mounted as JSON-RPC at `/rpc` (HTTP, and WebSocket subscriptions:
- * `RpcSubscriptions`), and the market over that ledger (`MarketLive`).
+ * `RpcSubscriptions`), the market over that ledger (`MarketLive`), and the explorer at `/`
+ * (`Explorer`) over what the sandbox did (`History`).
  *
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import type { Accounts } from "./Accounts.js"
+import type { AdminToken } from "./AdminToken.js"
+import * as Explorer from "./Explorer.js"
+import * as History from "./History.js"
 import { Ledger } from "./Ledger.js"
 import * as Ledger_ from "./Ledger.js"
 import type { Market } from "./Market.js"
 import * as MarketLive from "./MarketLive.js"
 import * as Options from "./Options.js"
+import type { RateLimiter } from "./RateLimiter.js"
 import * as Rpc from "./Rpc.js"
 import { RpcSubscriptions } from "./RpcSubscriptions.js"
 import * as RpcSubscriptions_ from "./RpcSubscriptions.js"
@@ -35,8 +41,8 @@ export const rpcMount: Server.Mount<Ledger | RpcSubscriptions> = {
 /**
  * The sandbox over a given market layer (which may itself need the `Ledger`): one ledger is
  * built and shared by the market and `/rpc`, and is provided to the caller too, with the
- * `Market` (to seed it, see `Seed`) and the `RpcSubscriptions` service (its counts of
- * connections and subscriptions).
+ * `Market` (to seed it, see `Seed`), the `RpcSubscriptions` service (its counts of
+ * connections and subscriptions) and the explorer's `History`.
  *
  * @since 0.1.0
  * @category layers
@@ -47,9 +53,16 @@ export const layerWithMarket = <E, R>(
 ) => {
   const resolved = Options.make(options)
   const ledger = Ledger_.layer(resolved)
-  return Server.layer(resolved, [rpcMount]).pipe(
-    Layer.provideMerge(market),
+  const mounts: ReadonlyArray<
+    Server.Mount<Ledger | RpcSubscriptions | Market | History.History | Accounts | RateLimiter | AdminToken>
+  > = [
+    rpcMount,
+    Explorer.mount(resolved)
+  ]
+  return Server.layer(resolved, mounts).pipe(
+    Layer.provideMerge(History.tracked(market)),
     Layer.provideMerge(RpcSubscriptions_.layer),
+    Layer.provideMerge(History.layer),
     Layer.provideMerge(ledger)
   )
 }

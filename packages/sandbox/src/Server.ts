@@ -242,7 +242,7 @@ const upgradesLayer = <R>(mounts: ReadonlyArray<Mount<R>>, upgrades: Map<string,
  */
 export const layer = <R = never>(
   options: Partial<Options.Options> = {},
-  mounts: ReadonlyArray<Mount<R>> = []
+  mounts: ReadonlyArray<Mount<R | Accounts | RateLimiter.RateLimiter | AdminToken>> = []
 ): Layer.Layer<SandboxInfo, HttpServerError.ServeError, Market | Exclude<R, HttpApiBuilder.Router>> => {
   const resolved = Options.make(options)
   const state = Layer.mergeAll(Accounts_.layer(resolved), RateLimiter.layer, AdminToken_.layer(resolved))

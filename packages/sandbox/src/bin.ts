@@ -6,6 +6,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Either, Option, Redacted } from "effect"
+import * as Explorer from "./Explorer.js"
 import * as Flags from "./Flags.js"
 import * as Sandbox from "./Sandbox.js"
 import * as Seed from "./Seed.js"
@@ -31,6 +32,7 @@ if (Either.isLeft(parsed)) {
       `  root_url    ${info.rootUrl}      (GET /ping; sandbox-only set-up under /sandbox/...)`,
       `  rpc_url     ${info.rpcUrl}`,
       `  rpc_ws_url  ${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`,
+      `  explorer    ${Explorer.url(info.rootUrl, info.adminToken)}   (open it in a browser)`,
       `  seed        ${options.seed}`,
       `  demo key    ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
       ...Option.match(info.adminToken, {

@@ -12,7 +12,13 @@ export * as AdminToken from "./AdminToken.js"
 /** @since 0.1.0 */
 export * as EvmFixtures from "./EvmFixtures.js"
 /** @since 0.1.0 */
+export * as Explorer from "./Explorer.js"
+/** @since 0.1.0 */
+export * as ExplorerAssets from "./ExplorerAssets.js"
+/** @since 0.1.0 */
 export * as Flags from "./Flags.js"
+/** @since 0.1.0 */
+export * as History from "./History.js"
 /** @since 0.1.0 */
 export * as Ledger from "./Ledger.js"
 /** @since 0.1.0 */

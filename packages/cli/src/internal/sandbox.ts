@@ -3,6 +3,7 @@
  * parser (`Flags` of @feeshare/sandbox) is the only one that reads them, with the CLI's default
  * port so that `feeshare`'s default base URL reaches it.
  */
+import * as Explorer from "@feeshare/sandbox/Explorer"
 import * as Flags from "@feeshare/sandbox/Flags"
 import * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
@@ -49,6 +50,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
             rootUrl: info.rootUrl,
             rpcUrl: info.rpcUrl,
             rpcSubscriptionsUrl: info.rpcSubscriptionsUrl,
+            explorerUrl: Explorer.url(info.rootUrl, info.adminToken),
             seed: options.seed,
             demoApiKey: key,
             adminToken: Option.getOrNull(admin),
@@ -64,6 +66,7 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
               ["rpc_ws_url", `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`],
+              ["explorer", `${Explorer.url(info.rootUrl, info.adminToken)}   (open it in a browser: tokens, transactions, plans, live)`],
               ["seed", options.seed],
               ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
               ...Option.match(admin, {

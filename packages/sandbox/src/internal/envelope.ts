@@ -10,6 +10,7 @@ import { Api, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
 import { Cause, Clock, Context, DefaultServices, Effect, type Fiber, Option } from "effect"
 import { Accounts } from "../Accounts.js"
 import * as AdminToken from "../AdminToken.js"
+import { History } from "../History.js"
 import * as Body from "./body.js"
 import type * as Options from "../Options.js"
 import { type Bucket, RateLimiter } from "../RateLimiter.js"
@@ -161,6 +162,8 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
     const limiter = yield* RateLimiter
     const accounts = yield* Accounts
     const adminToken = yield* AdminToken.AdminToken
+    // the explorer's request log, when the sandbox keeps one (`Sandbox.layer` does)
+    const history = Option.getOrUndefined(yield* Effect.serviceOption(History))
     const random = Seeded.stream(options.seed, "faults")
     const injected = Object.entries(options.errorRates)
       .map(([status, rate]) => ({ status: Number(status), rate }))
@@ -336,7 +339,37 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
         : metered(bounded, request, route, now())
     }
 
-    return (app: HttpApp.Default): HttpApp.Default =>
+    /** Records the answer of an API request (not of the mounted paths) in the history. */
+    const recorded = (answer: HttpApp.Default, log: History.Service): HttpApp.Default =>
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+        const path = Routes.pathOf(request.url)
+        if (unmeteredPaths.has(path)) return answer
+        const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
+        const start = clock.unsafeCurrentTimeMillis()
+        return Effect.map(answer, (response) => {
+          const end = clock.unsafeCurrentTimeMillis()
+          const apiKey = request.headers[Api.apiKeyHeader]
+          const limit = response.headers[RateLimit.headerNames.limit]
+          log.request({
+            at: start,
+            method: request.method,
+            path,
+            operation: routes.get(Routes.key(request.method, path))?.operation ?? `${request.method} ${path}`,
+            status: response.status,
+            latencyMillis: end - start,
+            keyId: apiKey === undefined ? null : Option.getOrNull(Option.map(accounts.resolve(apiKey), (owner) => owner.keyId)),
+            rateLimit: limit === undefined ? null : {
+              limit,
+              remaining: response.headers[RateLimit.headerNames.remaining] ?? "",
+              reset: response.headers[RateLimit.headerNames.reset] ?? ""
+            }
+          })
+          return response
+        })
+      })
+
+    const answered = (app: HttpApp.Default): HttpApp.Default =>
       Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
         const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
         const path = Routes.pathOf(request.url)
@@ -358,4 +391,7 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
           return toResponse(Cause.die(defect), request, route)
         }
       })
+
+    return (app: HttpApp.Default): HttpApp.Default =>
+      history === undefined ? answered(app) : recorded(answered(app), history)
   }))

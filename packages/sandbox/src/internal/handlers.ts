@@ -3,6 +3,7 @@ import { Api, type Claims } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Accounts } from "../Accounts.js"
+import { History } from "../History.js"
 import type * as EvmFixtures from "../EvmFixtures.js"
 import { Market, type Rejection } from "../Market.js"
 import type * as Options from "../Options.js"
@@ -89,9 +90,16 @@ const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
     Effect.gen(function*() {
       const market = yield* Market
       const tamper = yield* tamperer(options)
+      const history = Option.getOrUndefined(yield* Effect.serviceOption(History))
       // the claim-plan endpoint serves what the tamperer makes of the plan (`--tamper`)
       const createPlan = (payload: Claims.ClaimPlanRequest) =>
-        Effect.map(market.createPlan(payload), (plan) => tamper.next(plan)?.plan ?? plan)
+        Effect.map(market.createPlan(payload), (plan) => {
+          const tampered = tamper.next(plan)
+          const served = tampered?.plan ?? plan
+          // explorer: the plan as served, and how it was tampered
+          history?.plan(served, payload.feeClaimer, tampered === undefined ? null : `${tampered.kind} (stage ${tampered.stage})`)
+          return served
+        })
       return handlers
         .handle("createPlan", ({ payload }) => claims.createPlan(op("claims.createPlan", createPlan(payload))))
         .handle("positions", ({ urlParams }) => claims.positions(op("claims.positions", market.positions(urlParams.wallet))))

@@ -1,0 +1,334 @@
+/**
+ * The sandbox explorer: a web page at the sandbox's root (`/`, same port as the API) showing
+ * what the ledger and the service hold (overview, tokens, wallets, transactions, plans,
+ * requests), live over server-sent events. Read-only: its routes are `GET`s that change
+ * nothing. API keys appear by id and name only, never the key.
+ *
+ * Off loopback (when the sandbox has an admin token), the state and the events need that token
+ * too: `Authorization: Bearer TOKEN`, or `?token=TOKEN` (the page passes on its own `?token=`).
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
+import { Accounts, type KeyInfo } from "./Accounts.js"
+import { AdminToken, authorizes } from "./AdminToken.js"
+import * as ExplorerAssets from "./ExplorerAssets.js"
+import { History, type Snapshot } from "./History.js"
+import { paths } from "./internal/explorerPaths.js"
+import { Ledger } from "./Ledger.js"
+import { LedgerState, Market } from "./Market.js"
+import { economics } from "./MarketLive.js"
+import type * as Options from "./Options.js"
+import { type BucketState, RateLimiter } from "./RateLimiter.js"
+import type { Mount } from "./Server.js"
+
+/**
+ * The explorer's routes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export { paths }
+
+/**
+ * Bounds of what the explorer reads and serves.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const limits = {
+  /** Event streams open at once; past it `/explorer/events` answers 503. */
+  streams: 16,
+  /** Rate-limit buckets, API keys and wallets listed. */
+  buckets: 200,
+  keys: 200,
+  wallets: 200,
+  /** How often an event stream looks for a change. */
+  pollMillis: 250
+} as const
+
+const Amount = Schema.String
+
+/**
+ * The market as the explorer reads it (the fields of `Market.state` it shows; raw amounts as
+ * decimal strings).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const MarketView = Schema.Struct({
+  tokens: Schema.Array(Schema.Struct({
+    mint: Schema.String,
+    symbol: Schema.String,
+    name: Schema.optionalWith(Schema.String, { default: () => "" }),
+    creator: Schema.optionalWith(Schema.String, { default: () => "" }),
+    decimals: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+    flow: Schema.optionalWith(Schema.String, { default: () => "" }),
+    launched: Schema.Boolean,
+    migrated: Schema.Boolean,
+    quoteMint: Schema.String,
+    lifetimeFees: Amount,
+    solReserve: Schema.optionalWith(Amount, { default: () => "0" }),
+    tokenReserve: Schema.optionalWith(Amount, { default: () => "0" }),
+    unpaidFees: Schema.optionalWith(Amount, { default: () => "0" }),
+    feeShare: Schema.optionalWith(
+      Schema.Struct({
+        admin: Schema.String,
+        partner: Schema.NullOr(Schema.String),
+        claimers: Schema.Array(Schema.Struct({ wallet: Schema.String, bps: Schema.Number }))
+      }),
+      { default: () => ({ admin: "", partner: null, claimers: [] }) }
+    ),
+    shares: Schema.optionalWith(
+      Schema.Array(Schema.Struct({ wallet: Schema.String, unclaimed: Amount, claimed: Amount })),
+      { default: () => [] }
+    )
+  })),
+  partnerVaults: Schema.optionalWith(
+    Schema.Array(Schema.Struct({ partner: Schema.String, vault: Schema.String, balance: Amount, claimed: Amount })),
+    { default: () => [] }
+  ),
+  deployerVaults: Schema.optionalWith(
+    Schema.Array(Schema.Struct({ deployer: Schema.String, vault: Schema.String, balance: Amount, claimed: Amount })),
+    { default: () => [] }
+  ),
+  holdings: Schema.optionalWith(
+    Schema.Array(Schema.Struct({
+      mint: Schema.String,
+      quoteMint: Schema.String,
+      claimer: Schema.String,
+      held: Amount,
+      claimed: Amount
+    })),
+    { default: () => [] }
+  )
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type MarketView = typeof MarketView.Type
+
+/**
+ * A wallet the market knows (a creator, claimer, admin, partner or holder), with its balance.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WalletView {
+  readonly address: string
+  readonly roles: ReadonlyArray<string>
+  readonly lamports: string
+  /** Fee shares not claimed yet, per token (lamports). */
+  readonly claimable: ReadonlyArray<{ readonly mint: string; readonly symbol: string; readonly amount: string }>
+  /** Holding balances held for it (raw amounts of the quote mint). */
+  readonly holdings: ReadonlyArray<{ readonly mint: string; readonly quoteMint: string; readonly held: string }>
+}
+
+/**
+ * Everything the page shows, in one answer of `GET /explorer/state`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface State {
+  readonly clock: {
+    readonly slot: string
+    readonly blockHeight: string
+    readonly blockhash: string
+    readonly lastValidBlockHeight: string
+  }
+  /** Blocks a blockhash stays valid. */
+  readonly blockhashValidity: number
+  readonly economics: {
+    readonly virtualSolLamports: string
+    readonly migrationLamports: string
+    readonly feeBps: number
+  }
+  readonly knobs: Readonly<Record<string, string>>
+  readonly buckets: ReadonlyArray<BucketState>
+  readonly keys: ReadonlyArray<KeyInfo>
+  readonly market: MarketView
+  readonly wallets: ReadonlyArray<WalletView>
+  readonly history: Snapshot
+}
+
+const knobsOf = (options: Options.Options): Readonly<Record<string, string>> => ({
+  rateLimit: `${options.rateLimit} per ${options.rateWindowMillis} ms`,
+  agentAuthLimit: `${options.agentAuthLimit} per ${options.agentAuthWindowMillis} ms`,
+  slotMillis: String(options.slotMillis),
+  latencyMillis: String(options.latencyMillis),
+  errorRates: JSON.stringify(options.errorRates),
+  burst429: String(options.burst429),
+  dropRate: String(options.dropRate),
+  blockhashValidity: String(options.blockhashValidity),
+  tamper: options.tamper.length === 0 ? "none" : JSON.stringify(options.tamper),
+  maxBodyBytes: String(options.maxBodyBytes)
+})
+
+/** The wallets the market names, with their roles, claimable shares and holdings. */
+const walletsOf = (market: MarketView) => {
+  const wallets = new Map<string, {
+    roles: Set<string>
+    claimable: Array<WalletView["claimable"][number]>
+    holdings: Array<WalletView["holdings"][number]>
+  }>()
+  const entry = (address: string) => {
+    let found = wallets.get(address)
+    if (found === undefined) {
+      found = { roles: new Set(), claimable: [], holdings: [] }
+      wallets.set(address, found)
+    }
+    return found
+  }
+  for (const token of market.tokens) {
+    if (token.creator !== "") entry(token.creator).roles.add(`creator of ${token.symbol}`)
+    if (token.feeShare.admin !== "") entry(token.feeShare.admin).roles.add(`admin of ${token.symbol}`)
+    if (token.feeShare.partner !== null) entry(token.feeShare.partner).roles.add(`partner of ${token.symbol}`)
+    for (const claimer of token.feeShare.claimers) entry(claimer.wallet).roles.add(`claimer of ${token.symbol}`)
+    for (const share of token.shares) {
+      if (share.unclaimed !== "0") entry(share.wallet).claimable.push({ mint: token.mint, symbol: token.symbol, amount: share.unclaimed })
+    }
+  }
+  for (const holding of market.holdings) {
+    entry(holding.claimer).holdings.push({ mint: holding.mint, quoteMint: holding.quoteMint, held: holding.held })
+  }
+  return [...wallets].slice(0, limits.wallets)
+}
+
+const unauthorized = HttpServerResponse.unsafeJson(
+  { success: false, error: "The explorer needs the sandbox admin token off loopback: ?token=TOKEN or Authorization: Bearer TOKEN" },
+  { status: 401 }
+)
+
+/**
+ * The explorer's routes on the sandbox's router: the page, its script, the state and the event
+ * stream. Needs the ledger, the market, the history, the rate limiter, the accounts and the
+ * admin token.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const mount = (
+  options: Options.Options
+): Mount<Ledger | Market | History | RateLimiter | Accounts | AdminToken> => ({
+  paths: [paths.page, paths.script, paths.state, paths.events],
+  layer: HttpApiBuilder.Router.use((router) =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const market = yield* Market
+      const history = yield* History
+      const limiter = yield* RateLimiter
+      const accounts = yield* Accounts
+      const adminToken = yield* AdminToken
+      const assets = yield* Effect.cached(Effect.promise(() => ExplorerAssets.load()))
+      let streams = 0
+
+      const allowed = (request: HttpServerRequest.HttpServerRequest): boolean =>
+        Option.match(adminToken, {
+          onNone: () => true,
+          onSome: (token) => {
+            const query = new URLSearchParams(request.url.split("?")[1] ?? "").get("token")
+            return authorizes(token, request.headers.authorization) ||
+              (query !== null && authorizes(token, `Bearer ${query}`))
+          }
+        })
+      const guarded = <E, R>(
+        answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+      ) =>
+        Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) => allowed(request) ? answer : Effect.succeed(unauthorized)
+        )
+
+      const state = Effect.gen(function*() {
+        const clock = yield* ledger.clock
+        const encoded = yield* Schema.encode(LedgerState)(yield* market.state).pipe(Effect.orDie)
+        const view = yield* Schema.decodeUnknown(MarketView)(encoded).pipe(Effect.orDie)
+        const wallets = yield* Effect.forEach(walletsOf(view), ([address, wallet]) =>
+          Effect.map(ledger.balance(address), (lamports): WalletView => ({
+            address,
+            roles: [...wallet.roles],
+            lamports: lamports.toString(),
+            claimable: wallet.claimable,
+            holdings: wallet.holdings
+          })))
+        const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
+        const result: State = {
+          clock: {
+            slot: clock.slot.toString(),
+            blockHeight: clock.blockHeight.toString(),
+            blockhash: clock.blockhash,
+            lastValidBlockHeight: clock.lastValidBlockHeight.toString()
+          },
+          blockhashValidity: options.blockhashValidity,
+          economics: {
+            virtualSolLamports: economics.virtualSolLamports.toString(),
+            migrationLamports: economics.migrationLamports.toString(),
+            feeBps: economics.feeBps
+          },
+          knobs: knobsOf(options),
+          buckets: limiter.inspect(now, limits.buckets),
+          keys: accounts.keys(limits.keys),
+          market: view,
+          wallets,
+          history: history.snapshot(clock.blockHeight)
+        }
+        return HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
+      })
+
+      /** One event per change of the history or the clock: `{version, slot, blockHeight}`. */
+      const events = Stream.repeatEffectWithSchedule(
+        Effect.map(ledger.clock, (clock) => ({
+          version: history.version(),
+          slot: clock.slot.toString(),
+          blockHeight: clock.blockHeight.toString()
+        })),
+        Schedule.spaced(limits.pollMillis)
+      ).pipe(
+        Stream.changesWith((a, b) => a.version === b.version && a.slot === b.slot),
+        Stream.map((tick) => `event: tick\ndata: ${JSON.stringify(tick)}\n\n`),
+        Stream.encodeText
+      )
+
+      const stream = Effect.suspend(() => {
+        if (streams >= limits.streams) {
+          return Effect.succeed(HttpServerResponse.unsafeJson(
+            { success: false, error: `Too many explorer event streams (at most ${limits.streams})` },
+            { status: 503 }
+          ))
+        }
+        streams++
+        return Effect.succeed(HttpServerResponse.stream(
+          Stream.concat(Stream.make(new TextEncoder().encode("retry: 2000\n\n")), events).pipe(
+            Stream.ensuring(Effect.sync(() => void streams--))
+          ),
+          { contentType: "text/event-stream", headers: { "cache-control": "no-store", "x-accel-buffering": "no" } }
+        ))
+      })
+
+      yield* router.get(paths.page, Effect.map(assets, (a) => HttpServerResponse.html(a.html)))
+      yield* router.get(
+        paths.script,
+        Effect.map(assets, (a) =>
+          HttpServerResponse.text(a.script, { contentType: "text/javascript; charset=utf-8" }))
+      )
+      yield* router.get(paths.state, guarded(state))
+      yield* router.get(paths.events, guarded(stream))
+    })
+  )
+})
+
+/**
+ * The explorer's address for a sandbox at `rootUrl`, with the admin token when it needs one.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const url = (rootUrl: string, adminToken: Option.Option<Redacted.Redacted<string>>): string =>
+  Option.match(adminToken, {
+    onNone: () => `${rootUrl}${paths.page}`,
+    onSome: (token) => `${rootUrl}${paths.page}?token=${encodeURIComponent(Redacted.value(token))}`
+  })
