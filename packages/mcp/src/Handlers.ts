@@ -73,6 +73,14 @@ const networkFee = (decoded: WireTransaction.Decoded): bigint => {
   return base + (priority * units + 999_999n) / 1_000_000n
 }
 
+/**
+ * What the preview shows of one verified transaction.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StagePreview = ReturnType<typeof stagePreview>
+
 const stagePreview = (id: string, kind: string, verified: WireTransaction.Verified) => ({
   id,
   kind,
@@ -87,8 +95,13 @@ const stagePreview = (id: string, kind: string, verified: WireTransaction.Verifi
 
 type Unsaved = Omit<Preview, "previewId" | "expiresAt">
 
-/** A claim preview's limits on what a rebuilt plan may be. */
-interface ClaimBound {
+/**
+ * A claim preview's limits on what a rebuilt plan may be.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaimBound {
   readonly operation: string
   readonly asset: string
   readonly signers: ReadonlySet<string>
@@ -133,8 +146,8 @@ type Pending =
  */
 export const matchesBound = (
   bound: ClaimBound,
-  plan: Plan.TransactionPlan,
-  stages: ReadonlyArray<ReturnType<typeof stagePreview>>
+  plan: Pick<Plan.TransactionPlan, "operation" | "asset">,
+  stages: ReadonlyArray<StagePreview>
 ): string | undefined => {
   if (JSON.stringify(plan.operation) !== bound.operation) return "the plan's operation changed"
   if (plan.asset.mint !== bound.asset) return "the plan's asset changed"
@@ -152,10 +165,17 @@ export const matchesBound = (
   return undefined
 }
 
-const boundOf = (
+/**
+ * The bound a claim preview sets: its operation, asset, signers, accounts per stage kind and
+ * costliest stage.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const boundOf = (
   wallet: string,
-  plan: Plan.TransactionPlan,
-  stages: ReadonlyArray<ReturnType<typeof stagePreview>>
+  plan: Pick<Plan.TransactionPlan, "operation" | "asset">,
+  stages: ReadonlyArray<StagePreview>
 ): ClaimBound => {
   const accounts = new Map<string, Set<string>>()
   for (const stage of stages) {
