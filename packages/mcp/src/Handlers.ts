@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims, Plan, Signer, Trade } from "@feeshare/domain"
+import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as Flows from "@feeshare/solana/Flows"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -135,6 +135,20 @@ type Pending =
     readonly lamports: bigint
     readonly fees: bigint
   }
+  | {
+    readonly action: "launch"
+    readonly wallet: Signer.Signer.Service
+    readonly transaction: string
+    readonly mint: string
+    readonly lamports: bigint
+    readonly fees: bigint
+  }
+  | {
+    readonly action: "fee_share_update" | "partner_claim"
+    readonly wallet: Signer.Signer.Service
+    readonly entries: FeeShare.TransactionEntries
+    readonly fees: bigint
+  }
 
 /**
  * Checks a rebuilt claim plan against its preview's bound: the same operation and asset, no
@@ -245,6 +259,53 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         )
         : Effect.void)
 
+  /** A swap (or a launch's initial buy) spending `lamports` of SOL, against both swap caps. */
+  const checkSwapCaps = (lamports: bigint) =>
+    Effect.gen(function*() {
+      if (policy.maxSwapLamports !== undefined && lamports > BigInt(policy.maxSwapLamports)) {
+        return yield* new Policy.PolicyViolation({
+          rule: "maxSwapLamports",
+          message: `the transaction spends ${lamports} lamports; maxSwapLamports is ${policy.maxSwapLamports}`
+        })
+      }
+      const left = yield* spending.remaining
+      if (left.swapLamports !== null && lamports > left.swapLamports) {
+        return yield* new Policy.PolicyViolation({
+          rule: "maxSwapLamportsPerDay",
+          message: `the transaction spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
+        })
+      }
+    })
+
+  /** Verifies fee-share update or partner-claim entries and keeps them under a preview id. */
+  const previewEntries = (
+    action: "fee_share_update" | "partner_claim",
+    signer: Signer.Signer.Service,
+    entries: FeeShare.TransactionEntries,
+    mints: ReadonlyArray<string>,
+    note: string
+  ) =>
+    Effect.gen(function*() {
+      const stages = yield* Effect.forEach(entries.transactions, (entry, i) =>
+        Effect.map(WireTransaction.verifyEntry(entry, [signer], `entry ${i}`), (verified) =>
+          stagePreview(`entry ${i}`, action, verified)))
+      const fees = sum(stages.map((stage) => stage.networkFeeLamports))
+      yield* checkDailyFees(fees)
+      return yield* save({ action, wallet: signer, entries, fees }, {
+        action,
+        wallet: signer.publicKey,
+        mints,
+        lamportsSpent: "0",
+        networkFeesLamports: String(fees),
+        stages,
+        verification: {
+          verified: true,
+          checks: ["each entry's blockhash as stated", "the wallet is a signer", "present signatures verify"]
+        },
+        note
+      })
+    })
+
   const save = (pending: Pending, unsaved: Unsaved) =>
     Effect.map(previews.put(pending), ({ expiresAt, id }): Preview => ({
       ...unsaved,
@@ -344,6 +405,30 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
       }
     }).pipe(failing)
 
+  const executeOther = (previewId: string, pending: Exclude<Pending, { action: "claim" | "swap" }>) =>
+    Effect.gen(function*() {
+      if (pending.action === "launch") yield* spending.spend("swap", pending.lamports)
+      yield* spending.spend("fees", pending.fees)
+      const environment = Layer.merge(Signers.layer(pending.wallet), chainLayer)
+      const options = { rebroadcastInterval: "1 second" } as const
+      const landed = pending.action === "launch"
+        ? [yield* Flows.launch(pending.transaction, { ...options, mint: pending.mint }).pipe(Effect.provide(environment))]
+        : pending.action === "fee_share_update"
+        ? yield* Flows.feeShareUpdate(pending.entries, options).pipe(Effect.provide(environment))
+        : yield* Flows.partnerClaim(pending.entries, options).pipe(Effect.provide(environment))
+      return {
+        previewId,
+        action: pending.action,
+        landed: landed.map((one, i) => ({
+          id: pending.action === "launch" ? "launch" : `entry ${i}`,
+          kind: pending.action,
+          signature: one.signature,
+          slot: String(one.slot)
+        })),
+        rebuilds: 0
+      }
+    }).pipe(failing)
+
   return {
     positions: (query) => failing(Effect.map(api.claims.positions(query), (positions) => ({ positions }))),
     vault_claimables: (query) => failing(api.claims.vaults(query)),
@@ -377,19 +462,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         yield* Policy.checkMint(policy, query.outputMint)
         const quote = yield* api.trade.quote(query)
         const lamports = quote.inputMint === Policy.nativeMint ? quote.inAmount : 0n
-        if (policy.maxSwapLamports !== undefined && lamports > BigInt(policy.maxSwapLamports)) {
-          return yield* new Policy.PolicyViolation({
-            rule: "maxSwapLamports",
-            message: `the swap spends ${lamports} lamports; maxSwapLamports is ${policy.maxSwapLamports}`
-          })
-        }
-        const left = yield* spending.remaining
-        if (left.swapLamports !== null && lamports > left.swapLamports) {
-          return yield* new Policy.PolicyViolation({
-            rule: "maxSwapLamportsPerDay",
-            message: `the swap spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
-          })
-        }
+        yield* checkSwapCaps(lamports)
         const result = yield* api.trade.swap({ quoteResponse: quote, userPublicKey: signer.publicKey })
         const verified = yield* WireTransaction.verifySwap(result, [signer])
         const stage = stagePreview("swap", "swap", verified)
@@ -411,11 +484,64 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
             `(slippage ${quote.slippageBps} bps). Execute before the blockhash expires; otherwise prepare again.`
         })
       })),
+    prepare_launch: ({ wallet, ...rest }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        yield* Policy.checkMint(policy, rest.tokenMint)
+        const lamports = BigInt(rest.initialBuyLamports) + BigInt(rest.tipLamports ?? 0)
+        yield* checkSwapCaps(lamports)
+        const transaction = yield* api.launch.createTransaction({ ...rest, wallet: signer.publicKey })
+        const verified = yield* WireTransaction.verifyLaunch(transaction, { mint: rest.tokenMint, signers: [signer] })
+        const stage = stagePreview("launch", "launch", verified)
+        yield* checkDailyFees(BigInt(stage.networkFeeLamports))
+        return yield* save(
+          { action: "launch", wallet: signer, transaction, mint: rest.tokenMint, lamports, fees: BigInt(stage.networkFeeLamports) },
+          {
+            action: "launch",
+            wallet: signer.publicKey,
+            mints: [rest.tokenMint],
+            lamportsSpent: String(lamports),
+            networkFeesLamports: stage.networkFeeLamports,
+            stages: [stage],
+            verification: {
+              verified: true,
+              checks: ["the mint is a signer and its signature verifies", "the wallet is a signer", "present signatures verify"]
+            },
+            note: `Launches ${rest.tokenMint} with an initial buy of ${rest.initialBuyLamports} lamports` +
+              (rest.tipLamports === undefined ? "." : ` and a tip of ${rest.tipLamports} lamports to ${rest.tipWallet}.`)
+          }
+        )
+      })),
+    prepare_fee_share_update: ({ wallet, ...rest }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        yield* Policy.checkMint(policy, rest.baseMint)
+        const entries = yield* api.feeShare.updateConfig({ ...rest, payer: signer.publicKey })
+        return yield* previewEntries(
+          "fee_share_update",
+          signer,
+          entries,
+          [rest.baseMint],
+          `Replaces the fee claimers of ${rest.baseMint}: ${
+            rest.claimersArray.map((claimer, i) => `${claimer} ${rest.basisPointsArray[i]} bps`).join(", ")
+          }.`
+        )
+      })),
+    prepare_partner_claim: ({ wallet }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        const entries = yield* api.feeShare.partnerClaim({ partnerWallet: signer.publicKey })
+        return yield* previewEntries("partner_claim", signer, entries, [], "Claims the wallet's partner fees; the vault withdrawal lands last.")
+      })),
     execute: ({ previewId }) =>
       Effect.gen(function*() {
         const pending = yield* failing(previews.take(previewId))
         yield* failing(Policy.checkWritable(policy))
-        return pending.action === "claim" ? yield* executeClaim(previewId, pending) : yield* executeSwap(previewId, pending)
+        return pending.action === "claim"
+          ? yield* executeClaim(previewId, pending)
+          : pending.action === "swap"
+          ? yield* executeSwap(previewId, pending)
+          : yield* executeOther(previewId, pending)
       })
   }
 }))

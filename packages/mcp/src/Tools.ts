@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Tool, Toolkit } from "@effect/ai"
-import { Analytics, Claims, Evm, FeeShare, Identity, PublicKey, RateLimit, Trade } from "@feeshare/domain"
+import { Analytics, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
 import { Schema, Struct } from "effect"
 
 /**
@@ -239,6 +239,42 @@ export const PrepareSwap = Tool.make("prepare_swap", {
  * @since 0.1.0
  * @category tools
  */
+export const PrepareLaunch = Tool.make("prepare_launch", {
+  description: "Build a token launch (already signed by the mint) and VERIFY it; the initial buy and the tip count " +
+    "against the swap caps. Returns a preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Struct.omit(Launch.LaunchRequest.from.fields, "wallet"), ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PrepareFeeShareUpdate = Tool.make("prepare_fee_share_update", {
+  description: "Build the replacement of a token's fee claimers (the wallet is the admin and pays) and VERIFY every " +
+    "transaction; returns a preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Struct.omit(FeeShare.UpdateConfigRequest.from.fields, "payer"), ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PreparePartnerClaim = Tool.make("prepare_partner_claim", {
+  description: "Build the claim of the wallet's accumulated partner fees and VERIFY every transaction; returns a " +
+    "preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: wallet,
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
 export const Execute = Tool.make("execute", {
   description: "Sign and send what a preview showed, once. A claim plan rebuilt on the way (lookup-table setup, an " +
     "expired blockhash) is signed only while it matches the preview; otherwise execute stops with a new preview id.",
@@ -273,5 +309,8 @@ export const toolkit = Toolkit.make(
   RateLimitStatus,
   PrepareClaim,
   PrepareSwap,
+  PrepareLaunch,
+  PrepareFeeShareUpdate,
+  PreparePartnerClaim,
   Execute
 )

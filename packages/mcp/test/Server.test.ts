@@ -5,7 +5,10 @@
  * the server wrote.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { FetchHttpClient, HttpApiClient } from "@effect/platform"
+import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
 import * as Policy from "../src/Policy.js"
 import { connect, policyFile, Seeded, solBalance, sandboxLayer } from "./support/fixture.js"
@@ -143,6 +146,42 @@ describe("feeshare mcp", () => {
         const keyBytes = JSON.parse(Redacted.value(seeded.demoKeygen)) as ReadonlyArray<number>
         assert.notInclude(everything, JSON.stringify(keyBytes))
         assert.notInclude(everything, keyBytes.slice(0, 32).join(","))
+      }))
+
+    it.scoped("prepares and executes a launch and a fee-share update", () =>
+      Effect.gen(function*() {
+        const seeded = yield* Seeded
+        const info = yield* SandboxInfo
+        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+        const created = yield* sandbox.sandbox.createToken({ payload: { creator: seeded.demoWallet } })
+        yield* sandbox.sandbox.createFeeShareConfig({
+          payload: { mint: created.mint, admin: seeded.demoWallet, claimers: [{ wallet: seeded.demoWallet, bps: 10_000 }] }
+        })
+        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policyFile({ maxSwapLamports: SOL })])
+
+        const launch = yield* session.call("prepare_launch", {
+          ipfs: "ipfs://feeshare-mcp",
+          tokenMint: created.mint,
+          configKey: created.configKey,
+          initialBuyLamports: SOL / 100
+        })
+        assert.isFalse(launch.isError, launch.text)
+        assert.strictEqual(launch.structured["lamportsSpent"], String(SOL / 100))
+        const launched = yield* session.call("execute", { previewId: launch.structured["previewId"] })
+        assert.isFalse(launched.isError, launched.text)
+
+        const claimer = (yield* LocalSigner.generate).publicKey
+        const update = yield* session.call("prepare_fee_share_update", {
+          baseMint: created.mint,
+          claimersArray: [seeded.demoWallet, claimer],
+          basisPointsArray: [6_000, 4_000]
+        })
+        assert.isFalse(update.isError, update.text)
+        const updated = yield* session.call("execute", { previewId: update.structured["previewId"] })
+        assert.isFalse(updated.isError, updated.text)
+        const stats = yield* session.call("claim_stats", { tokenMint: created.mint })
+        const claimers = stats.structured["claimers"] as ReadonlyArray<{ wallet: string; royaltyBps: number }>
+        assert.deepStrictEqual(claimers.map((c) => [c.wallet, c.royaltyBps]).sort(), [[seeded.demoWallet, 6_000], [claimer, 4_000]].sort())
       }))
   })
 })
