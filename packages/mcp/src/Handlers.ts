@@ -5,14 +5,15 @@
  *
  * @since 0.1.0
  */
+import { McpServer } from "@effect/ai"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import type { Claims, FeeShare, FeeShareError, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as Flows from "@feeshare/solana/Flows"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
-import { Context, type Duration, Effect, Layer, Option, SubscriptionRef } from "effect"
+import { Context, type Duration, Effect, Layer, Option, type Redacted, Schema, Scope, SubscriptionRef } from "effect"
 import * as Policy from "./Policy.js"
 import * as Previews from "./Previews.js"
 import { type Preview, toolkit, ToolFailure } from "./Tools.js"
@@ -27,6 +28,12 @@ import { type Preview, toolkit, ToolFailure } from "./Tools.js"
 export class Environment extends Context.Tag("@feeshare/mcp/Environment")<Environment, {
   readonly policy: Policy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
+  /** Whether an API key was configured (otherwise `login` may get one). */
+  readonly hasApiKey: boolean
+  /** A client with this API key (`login` replaces the keyless one with it). */
+  readonly clientWith: (
+    apiKey: Redacted.Redacted<string>
+  ) => Effect.Effect<FeeShareClient.Service, FeeShareError.InvalidRequest, Scope.Scope>
   /** Wait between warm-up polls of a claim plan's lookup table (default 1 second). */
   readonly warmupInterval?: Duration.DurationInput | undefined
 }>() {}
@@ -49,6 +56,7 @@ const stringField = (error: object, key: string): string | undefined => {
  * @category failures
  */
 export const toFailure = (error: Failing): ToolFailure => {
+  if (error instanceof ToolFailure) return error
   const status: unknown = Reflect.get(error, "status")
   const field = stringField(error, "field")
   const rule = stringField(error, "rule")
@@ -225,9 +233,11 @@ const claimNote = (plan: Plan.TransactionPlan) =>
  * @category layers
  */
 export const layer = toolkit.toLayer(Effect.gen(function*() {
-  const api = yield* FeeShareClient
+  let api = yield* FeeShareClient
   const chain = yield* Chain.Chain
-  const { policy, signers, warmupInterval } = yield* Environment
+  const { clientWith, hasApiKey, policy, signers, warmupInterval } = yield* Environment
+  const scope = yield* Effect.scope
+  let loggedIn = hasApiKey
   const spending = yield* Policy.makeSpending(policy)
   const previews = yield* Previews.make<Pending>(policy.previewTtlSeconds * 1000)
   const chainLayer = Layer.succeed(Chain.Chain, chain)
@@ -372,7 +382,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
           }
           yield* spending.spend("fees", sum(stages.map((stage) => stage.networkFeeLamports)))
           return next
-        }).pipe(Effect.mapError((error) => (error instanceof ToolFailure ? error : toFailure(error))))
+        }).pipe(failing)
       const result = yield* PlanExecutor.execute(pending.plan, {
         rebuild,
         format: policy.transactionFormat,
@@ -380,7 +390,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         rebroadcastInterval: "1 second"
       }).pipe(
         Effect.provide(Layer.merge(Signers.layer(pending.wallet), chainLayer)),
-        Effect.mapError((error) => (error instanceof ToolFailure ? error : toFailure(error)))
+        failing
       )
       return {
         previewId,
@@ -446,6 +456,25 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
       failing(Effect.gen(function*() {
         yield* api.ping()
         return { rateLimit: Option.getOrNull(yield* SubscriptionRef.get(api.rateLimit)) }
+      })),
+    login: ({ keyName, wallet }) =>
+      failing(Effect.gen(function*() {
+        if (loggedIn) {
+          return yield* new ToolFailure({ error: "AlreadyLoggedIn", message: "the server already has an API key" })
+        }
+        const signer = yield* signerFor(wallet)
+        const name = keyName ?? "feeshare-mcp"
+        const askHuman = McpServer.elicit({
+          message: `The wallet ${signer.publicKey} asks for its MFA code to create the API key "${name}".`,
+          schema: Schema.Struct({ code: Schema.String.annotations({ description: "the current MFA code" }) })
+        }).pipe(
+          Effect.map(({ code }) => code),
+          Effect.mapError(() => new ToolFailure({ error: "MfaRefused", message: "the wallet requires MFA and no human gave a code" }))
+        )
+        const credential = yield* api.agentAuth.login({ signer, keyName: name, mfaCode: askHuman })
+        api = yield* clientWith(credential.apiKey).pipe(Effect.provideService(Scope.Scope, scope))
+        loggedIn = true
+        return { wallet: signer.publicKey, keyId: credential.keyId, keyName: name, isSignup: credential.isSignup }
       })),
     prepare_claim: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {

@@ -65,12 +65,15 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
  * @category layers
  */
 export const layerStdio = (options: Options) => {
-  const client = FeeShareClient.layer({
-    baseUrl: options.baseUrl,
-    apiKey: Option.getOrUndefined(options.apiKey),
-    retry: { maxAttempts: 3 }
-  }).pipe(Layer.provide(FetchHttpClient.layer))
-  const environment = Layer.succeed(Handlers.Environment, { policy: options.policy, signers: options.signers })
+  const clientWith = (apiKey: Redacted.Redacted<string> | undefined) =>
+    FeeShareClient.make({ baseUrl: options.baseUrl, apiKey, retry: { maxAttempts: 3 } }).pipe(Effect.provide(FetchHttpClient.layer))
+  const client = Layer.scoped(FeeShareClient.FeeShareClient, clientWith(Option.getOrUndefined(options.apiKey)))
+  const environment = Layer.succeed(Handlers.Environment, {
+    policy: options.policy,
+    signers: options.signers,
+    hasApiKey: Option.isSome(options.apiKey),
+    clientWith
+  })
   const services = Layer.mergeAll(client, ChainRpc.layer(options.rpcUrl), environment)
   return Layer.mergeAll(McpServer.toolkit(toolkit).pipe(Layer.provide(Handlers.layer)), Resources.layer).pipe(
     Layer.provide(services),

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Tool, Toolkit } from "@effect/ai"
-import { Analytics, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
+import { McpSchema, Tool, Toolkit } from "@effect/ai"
+import { AgentAuth, Analytics, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
 import { Schema, Struct } from "effect"
 
 /**
@@ -215,6 +215,25 @@ export const RateLimitStatus = Tool.make("rate_limit_status", {
  * @since 0.1.0
  * @category tools
  */
+export const Login = Tool.make("login", {
+  description: "Only when the server has no API key: sign the service's login challenge with the wallet and use the " +
+    "new API key for this session (it is never shown). An MFA code is asked of the human (MCP elicitation), never of " +
+    "the agent; without elicitation a wallet with MFA is refused.",
+  parameters: {
+    keyName: Schema.optional(AgentAuth.SignatureCallback.fields.keyName).annotations({
+      description: "label of the new API key (default feeshare-mcp)"
+    }),
+    ...wallet
+  },
+  success: Schema.Struct({ wallet: Schema.String, keyId: Schema.String, keyName: Schema.String, isSignup: Schema.Boolean }),
+  failure: ToolFailure,
+  dependencies: [McpSchema.McpServerClient]
+})
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
 export const PrepareClaim = Tool.make("prepare_claim", {
   description: "Build a claim plan for a token and VERIFY every transaction; returns a preview and a short-lived, " +
     "single-use preview id for `execute`. Nothing is signed.",
@@ -307,6 +326,7 @@ export const toolkit = Toolkit.make(
   EvmCreationFee,
   Me,
   RateLimitStatus,
+  Login,
   PrepareClaim,
   PrepareSwap,
   PrepareLaunch,

@@ -11,7 +11,7 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
 import * as Policy from "../src/Policy.js"
-import { connect, policyFile, Seeded, solBalance, sandboxLayer } from "./support/fixture.js"
+import { connect, keygenFile, policyFile, sandboxLayer, Seeded, solBalance, temporaryDirectory } from "./support/fixture.js"
 
 const reads = [
   "positions",
@@ -146,6 +146,24 @@ describe("feeshare mcp", () => {
         const keyBytes = JSON.parse(Redacted.value(seeded.demoKeygen)) as ReadonlyArray<number>
         assert.notInclude(everything, JSON.stringify(keyBytes))
         assert.notInclude(everything, keyBytes.slice(0, 32).join(","))
+      }))
+
+    it.scoped("without an API key, login signs the wallet's challenge and the session uses the new key, never shown", () =>
+      Effect.gen(function*() {
+        const wallet = keygenFile(temporaryDirectory("mcp-login-"), "wallet")
+        const session = yield* connect(["--keypair", wallet.path], { apiKey: false })
+        const before = yield* session.call("me")
+        assert.isTrue(before.isError)
+        assert.strictEqual(before.structured["error"], "Unauthorized")
+        const login = yield* session.call("login", { keyName: "agent" })
+        assert.isFalse(login.isError, login.text)
+        assert.deepStrictEqual([login.structured["wallet"], login.structured["keyName"]], [wallet.publicKey, "agent"])
+        const me = yield* session.call("me")
+        assert.isFalse(me.isError, me.text)
+        // once logged in, no second login
+        const again = yield* session.call("login")
+        assert.strictEqual(again.structured["error"], "AlreadyLoggedIn")
+        assert.notMatch([...session.seen, session.stderr()].join("\n"), /fs_sbx_/)
       }))
 
     it.scoped("prepares and executes a launch and a fee-share update", () =>
