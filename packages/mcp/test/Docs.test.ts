@@ -1,0 +1,21 @@
+import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import * as Docs from "../src/Docs.js"
+import { toolkit } from "../src/Tools.js"
+
+const committed = fileURLToPath(new URL("../../../docs/mcp.md", import.meta.url))
+
+describe("docs/mcp.md", () => {
+  it("is generated from the tool and policy definitions (run `npm run docs -w @feeshare/mcp`)", () => {
+    assert.strictEqual(readFileSync(committed, "utf8"), Docs.reference())
+  })
+
+  it("lists every tool and every policy field", () => {
+    const text = Docs.reference()
+    for (const name of Object.keys(toolkit.tools)) assert.include(text, `| \`${name}\` |`)
+    for (const field of ["readOnly", "wallets", "allowedMints", "maxSwapLamports", "maxSwapLamportsPerDay", "maxNetworkFeesPerDayLamports"]) {
+      assert.include(text, `| \`${field}\` |`)
+    }
+  })
+})
