@@ -226,6 +226,39 @@ const claimNote = (plan: Plan.TransactionPlan) =>
       "costliest stage shown here."
     : `Every stage verified. A plan rebuilt after a blockhash expiry is signed only while it matches this preview.`
 
+/** What the human is asked to approve (`askHuman`): the action, wallet, amounts and note of a preview. */
+const summaryOf = (preview: Unsaved): string =>
+  [
+    `${preview.action} by ${preview.wallet}`,
+    preview.mints.length === 0 ? undefined : `mints ${preview.mints.join(", ")}`,
+    `SOL spent ${preview.lamportsSpent} lamports, network fees ${preview.networkFeesLamports} lamports`,
+    `${preview.stages.length} transaction(s): ${preview.stages.map((stage) => stage.kind).join(", ")}`,
+    preview.note
+  ].filter((line) => line !== undefined).join("\n")
+
+/**
+ * The policy's `askHuman`: the human approves the preview through MCP elicitation; a
+ * decline, a cancel, or a client without elicitation refuses the execution (nothing signed).
+ */
+const askHuman = (summary: string) =>
+  McpServer.elicit({
+    message: `An agent asks to sign and send:\n${summary}\nApprove?`,
+    schema: Schema.Struct({ approve: Schema.Boolean.annotations({ description: "sign and send it" }) })
+  }).pipe(
+    Effect.catchAllCause(() => Effect.succeed({ approve: false })),
+    Effect.flatMap(({ approve }) =>
+      approve
+        ? Effect.void
+        : Effect.fail(
+          new ToolFailure({
+            error: "PolicyViolation",
+            rule: "askHuman",
+            message: "the human did not approve (declined, cancelled, or the client cannot ask): nothing was signed"
+          })
+        )
+    )
+  )
+
 /**
  * The handlers of every tool, over `FeeShareClient`, the `Chain` and the `Environment`.
  *
@@ -239,7 +272,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
   const scope = yield* Effect.scope
   let loggedIn = hasApiKey
   const spending = yield* Policy.makeSpending(policy)
-  const previews = yield* Previews.make<Pending>(policy.previewTtlSeconds * 1000)
+  const previews = yield* Previews.make<{ readonly pending: Pending; readonly summary: string }>(policy.previewTtlSeconds * 1000)
   const chainLayer = Layer.succeed(Chain.Chain, chain)
 
   /** The signing wallet: the named one, else the first; never in read-only mode. */
@@ -317,7 +350,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
     })
 
   const save = (pending: Pending, unsaved: Unsaved) =>
-    Effect.map(previews.put(pending), ({ expiresAt, id }): Preview => ({
+    Effect.map(previews.put({ pending, summary: summaryOf(unsaved) }), ({ expiresAt, id }): Preview => ({
       ...unsaved,
       previewId: id,
       expiresAt: new Date(expiresAt).toISOString()
@@ -564,8 +597,9 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
       })),
     execute: ({ previewId }) =>
       Effect.gen(function*() {
-        const pending = yield* failing(previews.take(previewId))
+        const { pending, summary } = yield* failing(previews.take(previewId))
         yield* failing(Policy.checkWritable(policy))
+        if (policy.askHuman) yield* askHuman(summary)
         return pending.action === "claim"
           ? yield* executeClaim(previewId, pending)
           : pending.action === "swap"

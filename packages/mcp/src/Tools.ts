@@ -304,7 +304,8 @@ export const Execute = Tool.make("execute", {
     landed: Schema.Array(Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })),
     rebuilds: Schema.Number
   }),
-  failure: ToolFailure
+  failure: ToolFailure,
+  dependencies: [McpSchema.McpServerClient]
 }).annotate(Tool.Destructive, true)
 
 /**

@@ -166,6 +166,39 @@ describe("feeshare mcp", () => {
         assert.notMatch([...session.seen, session.stderr()].join("\n"), /fs_sbx_/)
       }))
 
+    it.scoped("askHuman: execute signs only what the human approves through elicitation", () =>
+      Effect.gen(function*() {
+        const seeded = yield* Seeded
+        const mint = seeded.tokens[1]!.mint
+        const policy = policyFile({ askHuman: true })
+        const asked: Array<string> = []
+        let answer: "accept" | "decline" = "decline"
+        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policy], {
+          elicit: (message) => {
+            asked.push(message)
+            return { action: "accept", content: { approve: answer === "accept" } }
+          }
+        })
+        const swap = { inputMint: Policy.nativeMint, outputMint: mint, amount: String(SOL / 100) }
+        const before = yield* solBalance(seeded.demoWallet)
+
+        const declined = yield* session.call("execute", { previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"] })
+        assert.deepStrictEqual([declined.structured["error"], declined.structured["rule"]], ["PolicyViolation", "askHuman"])
+        assert.strictEqual(yield* solBalance(seeded.demoWallet), before)
+        assert.include(asked[0], `swap by ${seeded.demoWallet}`)
+        assert.include(asked[0], `SOL spent ${SOL / 100} lamports`)
+
+        answer = "accept"
+        const approved = yield* session.call("execute", { previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"] })
+        assert.isFalse(approved.isError, approved.text)
+        assert.strictEqual(asked.length, 2)
+
+        // a client that cannot ask the human: every execute is refused
+        const mute = yield* connect(["--keypair", seeded.keygenPath, "--policy", policy])
+        const refused = yield* mute.call("execute", { previewId: (yield* mute.call("prepare_swap", swap)).structured["previewId"] })
+        assert.strictEqual(refused.structured["rule"], "askHuman")
+      }))
+
     it.scoped("prepares and executes a launch and a fee-share update", () =>
       Effect.gen(function*() {
         const seeded = yield* Seeded

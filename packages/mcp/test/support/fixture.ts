@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import type * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
@@ -86,7 +87,14 @@ export const serverEnv = (info: Context.Tag.Service<typeof SandboxInfo>, apiKey 
 }
 
 /** Spawns `feeshare mcp` with `extra` flags and connects the official client (closed with the scope). */
-export const connect = (extra: ReadonlyArray<string>, options: { readonly apiKey?: boolean } = {}) =>
+export const connect = (
+  extra: ReadonlyArray<string>,
+  options: {
+    readonly apiKey?: boolean
+    /** Declares elicitation and answers each request with this (the human's answer). */
+    readonly elicit?: (message: string) => { readonly action: "accept" | "decline" | "cancel"; readonly content?: Record<string, unknown> }
+  } = {}
+) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
     const transport = new StdioClientTransport({ command: tsx, args: serverArgs(info, extra), env: serverEnv(info, options.apiKey ?? true), stderr: "pipe" })
@@ -94,7 +102,14 @@ export const connect = (extra: ReadonlyArray<string>, options: { readonly apiKey
     transport.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8")
     })
-    const client = new Client({ name: "feeshare-mcp-test", version: "0.0.0" })
+    const elicit = options.elicit
+    const client = new Client(
+      { name: "feeshare-mcp-test", version: "0.0.0" },
+      elicit === undefined ? {} : { capabilities: { elicitation: {} } }
+    )
+    if (elicit !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => Promise.resolve(elicit(request.params.message)))
+    }
     yield* Effect.acquireRelease(
       Effect.promise(() => client.connect(transport)),
       () => Effect.promise(() => client.close())
