@@ -1,10 +1,16 @@
 /**
- * Writes docs/mcp.md (at the workspace root) from the tool and policy definitions.
+ * Writes docs/mcp.md (at the workspace root) from the tool and policy definitions, and
+ * src/internal/pages.ts: the docs pages the server serves as resources, copied from docs/.
  */
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Docs from "../src/Docs.js"
 
-const target = fileURLToPath(new URL("../../../docs/mcp.md", import.meta.url))
-writeFileSync(target, Docs.reference())
-console.log(`wrote ${target}`)
+const docs = (name: string) => fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url))
+
+writeFileSync(docs("mcp.md"), Docs.reference())
+console.log(`wrote ${docs("mcp.md")}`)
+
+const pages = fileURLToPath(new URL("../src/internal/pages.ts", import.meta.url))
+writeFileSync(pages, Docs.pagesModule((name) => readFileSync(docs(`${name}.md`), "utf8")))
+console.log(`wrote ${pages}`)
