@@ -8,6 +8,7 @@ import { McpServer } from "@effect/ai"
 import {
   FetchHttpClient,
   type FileSystem,
+  HttpIncomingMessage,
   HttpMiddleware,
   HttpRouter,
   HttpServer,
@@ -148,7 +149,8 @@ export const guard = (token: Redacted.Redacted<string>, port: number) =>
           headers: { "www-authenticate": "Bearer" }
         })
       }
-      return yield* app
+      // a request body larger than 1 MiB is refused before it is read whole
+      return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(1024 * 1024))
     })
   )
 

@@ -8,6 +8,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { FetchHttpClient, HttpApiClient } from "@effect/platform"
 import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as Totp from "@feeshare/sandbox/Totp"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
 import * as Policy from "../src/Policy.js"
@@ -168,6 +169,25 @@ describe("feeshare mcp", () => {
         const again = yield* session.call("login")
         assert.strictEqual(again.structured["error"], "AlreadyLoggedIn")
         assert.notMatch([...session.seen, session.stderr()].join("\n"), /fs_sbx_/)
+
+        // with MFA on, the code is asked of the human (elicitation), never of the agent
+        const info = yield* SandboxInfo
+        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+        const { secret } = yield* sandbox.sandbox.enableMfa({ payload: { wallet: wallet.publicKey } })
+        const asked: Array<string> = []
+        const human = yield* connect(["--keypair", wallet.path], {
+          apiKey: false,
+          elicit: (message) => {
+            asked.push(message)
+            return { action: "accept", content: { code: Totp.generate(Totp.fromBase32(secret)!, Date.now()) } }
+          }
+        })
+        const withCode = yield* human.call("login", { keyName: "agent-mfa" })
+        assert.isFalse(withCode.isError, withCode.text)
+        assert.include(asked[0], wallet.publicKey)
+        const noHuman = yield* connect(["--keypair", wallet.path], { apiKey: false })
+        const refused = yield* noHuman.call("login")
+        assert.strictEqual(refused.structured["error"], "MfaRefused")
       }))
 
     it.scoped("askHuman: execute signs only what the human approves through elicitation", () =>
