@@ -1,13 +1,14 @@
 /**
- * The tools of `feeshare mcp`, as definitions only (names, descriptions, parameters from the
- * domain Schemas, structured results). The handlers are in `Handlers`; `docs/mcp.md` lists
+ * The tools of `feeshare mcp`, as definitions only (names; descriptions, for the reads, from the
+ * contract's operation summaries; parameters from the domain Schemas; structured results). The handlers are in `Handlers`; `docs/mcp.md` lists
  * these definitions (`Docs`).
  *
  * @since 0.1.0
  */
 import { McpSchema, Tool, Toolkit } from "@effect/ai"
-import { AgentAuth, Analytics, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
-import { Schema, Struct } from "effect"
+import { AgentAuth, Analytics, Api, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
+import { OpenApi } from "@effect/platform"
+import { Context, Option, Schema, Struct } from "effect"
 
 /**
  * Every failure of a tool, as the agent sees it (`isError: true`): the failure's own tag
@@ -27,6 +28,21 @@ export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure"
   /** `execute` stopped: the rebuilt plan no longer matches; this preview replaces the old one. */
   newPreviewId: Schema.optional(Schema.String)
 }) {}
+
+/**
+ * The summary of an operation of the contract (`Api.Api`): the read tools describe themselves
+ * with what `docs/openapi.json` says of the operation.
+ *
+ * @since 0.1.0
+ * @category docs
+ */
+export const summary = (group: string, endpoint: string): string => {
+  const found = Object.values(Api.Api.groups)
+    .find((candidate) => candidate.identifier === group)
+    ?.endpoints
+  const operation = found === undefined ? undefined : Object.values(found).find((candidate) => candidate.name === endpoint)
+  return operation === undefined ? "" : Option.getOrElse(Context.getOption(operation.annotations, OpenApi.Summary), () => "")
+}
 
 const Lamports = Schema.String.annotations({ description: "lamports, as a decimal string" })
 
@@ -87,7 +103,7 @@ const wallet = {
  * @category tools
  */
 export const Positions = Tool.make("positions", {
-  description: "Claimable fee positions of a wallet",
+  description: summary("claims", "positions"),
   parameters: Claims.WalletQuery.fields,
   success: Schema.Struct({ positions: Claims.ClaimablePositions }),
   failure: ToolFailure
@@ -98,7 +114,7 @@ export const Positions = Tool.make("positions", {
  * @category tools
  */
 export const VaultClaimables = Tool.make("vault_claimables", {
-  description: "Partner/deployer aggregate vault balances of a wallet",
+  description: summary("claims", "vaults"),
   parameters: Claims.WalletQuery.fields,
   success: Claims.VaultClaimables,
   failure: ToolFailure
@@ -109,7 +125,7 @@ export const VaultClaimables = Tool.make("vault_claimables", {
  * @category tools
  */
 export const AdminList = Tool.make("admin_list", {
-  description: "Token mints a wallet is fee-share admin of",
+  description: summary("feeShare", "adminList"),
   parameters: Claims.WalletQuery.fields,
   success: FeeShare.AdminTokens,
   failure: ToolFailure
@@ -120,7 +136,7 @@ export const AdminList = Tool.make("admin_list", {
  * @category tools
  */
 export const LifetimeFees = Tool.make("lifetime_fees", {
-  description: "Lifetime fees of a token, in lamports",
+  description: summary("analytics", "lifetimeFees"),
   parameters: Analytics.TokenMintQuery.fields,
   success: Schema.Struct({ tokenMint: Schema.String, lifetimeFeesLamports: Analytics.LifetimeFees }),
   failure: ToolFailure
@@ -131,7 +147,7 @@ export const LifetimeFees = Tool.make("lifetime_fees", {
  * @category tools
  */
 export const ClaimStats = Tool.make("claim_stats", {
-  description: "What every fee claimer of a token has claimed",
+  description: summary("analytics", "claimStats"),
   parameters: Analytics.TokenMintQuery.fields,
   success: Schema.Struct({ claimers: Analytics.ClaimStatisticsList }),
   failure: ToolFailure
@@ -142,7 +158,7 @@ export const ClaimStats = Tool.make("claim_stats", {
  * @category tools
  */
 export const Pools = Tool.make("pools", {
-  description: "Pools with their DBC and DAMM v2 keys",
+  description: summary("analytics", "pools"),
   parameters: Analytics.PoolsQuery.fields,
   success: Schema.Struct({ pools: Analytics.Pools }),
   failure: ToolFailure
@@ -153,7 +169,7 @@ export const Pools = Tool.make("pools", {
  * @category tools
  */
 export const Quote = Tool.make("quote", {
-  description: "Quote a swap (amount in the input token's smallest unit)",
+  description: summary("trade", "quote"),
   parameters: Trade.QuoteRequest.from.fields,
   success: Trade.TradeQuote,
   failure: ToolFailure
@@ -164,7 +180,7 @@ export const Quote = Tool.make("quote", {
  * @category tools
  */
 export const EvmIndexStatus = Tool.make("evm_index_status", {
-  description: "Whether EVM tokens are index tokens (1 to 100 addresses)",
+  description: summary("evm", "indexTokenStatus"),
   parameters: Evm.IndexStatusRequest.fields,
   success: Schema.Struct({ statuses: Evm.IndexTokenStatuses }),
   failure: ToolFailure
@@ -175,7 +191,7 @@ export const EvmIndexStatus = Tool.make("evm_index_status", {
  * @category tools
  */
 export const EvmPositions = Tool.make("evm_positions", {
-  description: "Claimable EVM fee positions of an owner",
+  description: summary("evm", "claimablePositions"),
   parameters: Evm.OwnerQuery.fields,
   success: Evm.EvmPositions,
   failure: ToolFailure
@@ -186,7 +202,7 @@ export const EvmPositions = Tool.make("evm_positions", {
  * @category tools
  */
 export const EvmCreationFee = Tool.make("evm_creation_fee", {
-  description: "Current token creation fee on the EVM chain",
+  description: summary("evm", "creationFee"),
   success: Evm.CreationFee,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
@@ -196,7 +212,7 @@ export const EvmCreationFee = Tool.make("evm_creation_fee", {
  * @category tools
  */
 export const Me = Tool.make("me", {
-  description: "The user that owns the API key",
+  description: summary("identity", "me"),
   success: Identity.Me,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
@@ -206,7 +222,7 @@ export const Me = Tool.make("me", {
  * @category tools
  */
 export const RateLimitStatus = Tool.make("rate_limit_status", {
-  description: "Ping the service and report the rate-limit budget (limit, remaining, reset)",
+  description: summary("system", "ping"),
   success: Schema.Struct({ rateLimit: Schema.NullOr(RateLimit.RateLimitInfo) }),
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)

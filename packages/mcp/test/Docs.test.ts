@@ -18,6 +18,10 @@ describe("docs/mcp.md", () => {
     }
   })
 
+  it("every tool has a description (the reads: their operation's summary in the contract)", () => {
+    for (const tool of Object.values(toolkit.tools)) assert.isAbove((tool.description ?? "").length, 10, tool.name)
+  })
+
   it("lists every tool and every policy field", () => {
     const text = Docs.reference()
     for (const name of Object.keys(toolkit.tools)) assert.include(text, `| \`${name}\` |`)
