@@ -223,16 +223,24 @@ describe("feeshare mcp", () => {
         assert.strictEqual(refused.structured["rule"], "askHuman")
       }))
 
-    it.scoped("prepares and executes a launch and a fee-share update", () =>
+    it.scoped("prepares and executes a launch, a partner claim with a second wallet of the policy, and a fee-share update", () =>
       Effect.gen(function*() {
         const seeded = yield* Seeded
         const info = yield* SandboxInfo
         const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(Effect.provide(FetchHttpClient.layer))
         const created = yield* sandbox.sandbox.createToken({ payload: { creator: seeded.demoWallet } })
+        const partner = keygenFile(temporaryDirectory("mcp-partner-"), "partner")
+        yield* sandbox.sandbox.airdrop({ payload: { address: partner.publicKey, lamports: BigInt(SOL) } })
         yield* sandbox.sandbox.createFeeShareConfig({
-          payload: { mint: created.mint, admin: seeded.demoWallet, claimers: [{ wallet: seeded.demoWallet, bps: 10_000 }] }
+          payload: {
+            mint: created.mint,
+            admin: seeded.demoWallet,
+            partner: partner.publicKey,
+            claimers: [{ wallet: seeded.demoWallet, bps: 10_000 }]
+          }
         })
-        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policyFile({ maxSwapLamports: SOL })])
+        // the partner's key is a second wallet the policy lets sign
+        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policyFile({ maxSwapLamports: SOL, wallets: [partner.path] })])
 
         const launch = yield* session.call("prepare_launch", {
           ipfs: "ipfs://feeshare-mcp",
@@ -254,6 +262,18 @@ describe("feeshare mcp", () => {
         assert.isFalse(update.isError, update.text)
         const updated = yield* session.call("execute", { previewId: update.structured["previewId"] })
         assert.isFalse(updated.isError, updated.text)
+        // trading pays the partner; the partner claims with its own key (the `wallet` parameter)
+        const swap = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: created.mint, amount: String(SOL / 2) })
+        assert.isFalse((yield* session.call("execute", { previewId: swap.structured["previewId"] })).isError)
+        const vaults = yield* session.call("vault_claimables", { wallet: partner.publicKey })
+        assert.isAbove((vaults.structured["vaults"] as ReadonlyArray<unknown>).length, 0, vaults.text)
+        const partnerClaim = yield* session.call("prepare_partner_claim", { wallet: partner.publicKey })
+        assert.isFalse(partnerClaim.isError, partnerClaim.text)
+        assert.strictEqual(partnerClaim.structured["wallet"], partner.publicKey)
+        const claimed = yield* session.call("execute", { previewId: partnerClaim.structured["previewId"] })
+        assert.isFalse(claimed.isError, claimed.text)
+        assert.isAbove((claimed.structured["landed"] as ReadonlyArray<unknown>).length, 0)
+
         const stats = yield* session.call("claim_stats", { tokenMint: created.mint })
         const claimers = stats.structured["claimers"] as ReadonlyArray<{ wallet: string; royaltyBps: number }>
         assert.deepStrictEqual(claimers.map((c) => [c.wallet, c.royaltyBps]).sort(), [[seeded.demoWallet, 6_000], [claimer, 4_000]].sort())
