@@ -490,6 +490,14 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         yield* api.ping()
         return { rateLimit: Option.getOrNull(yield* SubscriptionRef.get(api.rateLimit)) }
       })),
+    policy: () =>
+      Effect.map(spending.remaining, (left) => ({
+        policy: { ...policy, wallets: signers.map((signer) => signer.publicKey) },
+        remainingToday: {
+          swapLamports: left.swapLamports === null ? null : String(left.swapLamports),
+          networkFeesLamports: left.networkFeesLamports === null ? null : String(left.networkFeesLamports)
+        }
+      })),
     login: ({ keyName, wallet }) =>
       failing(Effect.gen(function*() {
         if (loggedIn) {

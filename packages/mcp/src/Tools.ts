@@ -9,6 +9,7 @@ import { McpSchema, Tool, Toolkit } from "@effect/ai"
 import { AgentAuth, Analytics, Api, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
 import { OpenApi } from "@effect/platform"
 import { Context, Option, Schema, Struct } from "effect"
+import * as Policy from "./Policy.js"
 
 /**
  * Every failure of a tool, as the agent sees it (`isError: true`): the failure's own tag
@@ -231,6 +232,23 @@ export const RateLimitStatus = Tool.make("rate_limit_status", {
  * @since 0.1.0
  * @category tools
  */
+export const PolicyStatus = Tool.make("policy", {
+  description: "The policy this server enforces (set by the human; no tool can change it), with the signing wallets' " +
+    "public keys in `wallets`, and what is left today of the daily caps",
+  success: Schema.Struct({
+    policy: Policy.Policy,
+    remainingToday: Schema.Struct({
+      swapLamports: Schema.NullOr(Schema.String),
+      networkFeesLamports: Schema.NullOr(Schema.String)
+    })
+  }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
 export const Login = Tool.make("login", {
   description: "Only when the server has no API key: sign the service's login challenge with the wallet and use the " +
     "new API key for this session (it is never shown). An MFA code is asked of the human (MCP elicitation), never of " +
@@ -343,6 +361,7 @@ export const toolkit = Toolkit.make(
   EvmCreationFee,
   Me,
   RateLimitStatus,
+  PolicyStatus,
   Login,
   PrepareClaim,
   PrepareSwap,

@@ -143,6 +143,18 @@ describe("feeshare mcp", () => {
         assert.strictEqual(policyJson.readOnly, true)
         assert.deepStrictEqual(policyJson.wallets, [])
 
+        const status = yield* session.call("policy")
+        assert.deepStrictEqual(status.structured["policy"], {
+          readOnly: false,
+          wallets: [seeded.demoWallet],
+          allowedMints: [second!.mint],
+          maxSwapLamports: SOL / 100,
+          askHuman: false,
+          previewTtlSeconds: 120,
+          transactionFormat: "v0"
+        })
+        assert.deepStrictEqual(status.structured["remainingToday"], { swapLamports: null, networkFeesLamports: null })
+
         // nothing was signed
         assert.strictEqual(yield* solBalance(seeded.demoWallet), before)
         // neither the API key nor the key file's bytes appear in any result, resource or log line
