@@ -72,7 +72,16 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
 /** The tools, the resources and everything they run on, for any transport. */
 const serverLayer = (options: Options) => {
   const clientWith = (apiKey: Redacted.Redacted<string> | undefined) =>
-    FeeShareClient.make({ baseUrl: options.baseUrl, apiKey, retry: { maxAttempts: 3 } }).pipe(Effect.provide(FetchHttpClient.layer))
+    FeeShareClient.make({
+      baseUrl: options.baseUrl,
+      apiKey,
+      retry: { maxAttempts: 3 },
+      // a tool call waiting for the rate limit says so on stderr (never on stdout)
+      onRateLimitWait: (wait) =>
+        Effect.logWarning("waiting for the rate limit").pipe(
+          Effect.annotateLogs({ operation: wait.operation, waitMillis: wait.waitMillis, reason: wait.reason })
+        )
+    }).pipe(Effect.provide(FetchHttpClient.layer))
   const client = Layer.scoped(FeeShareClient.FeeShareClient, clientWith(Option.getOrUndefined(options.apiKey)))
   const environment = Layer.succeed(Handlers.Environment, {
     policy: options.policy,
