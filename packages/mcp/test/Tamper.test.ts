@@ -1,7 +1,7 @@
 /**
  * Against a sandbox serving hostile claim plans (`--tamper`): `prepare_claim` refuses the plan
  * with the verification's own tag and nothing is signed; over stdio, every line the server
- * writes on stdout is a JSON-RPC message.
+ * writes on stdout is a JSON-RPC message, and rate-limit waits are told on stderr.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
@@ -9,12 +9,16 @@ import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { connect, Seeded, serverArgs, serverEnv, solBalance, sandboxLayer, tsx } from "./support/fixture.js"
 
-/** Writes JSON-RPC requests to a raw `feeshare mcp`, waits for the answer to each, returns stdout. */
+/** Writes JSON-RPC requests to a raw `feeshare mcp`, waits for the answer to each, returns stdout and stderr. */
 const rawSession = (extra: ReadonlyArray<string>, requests: ReadonlyArray<Record<string, unknown>>) =>
   Effect.flatMap(SandboxInfo, (info) =>
-    Effect.async<string>((resume) => {
+    Effect.async<{ readonly stdout: string; readonly stderr: string }>((resume) => {
       const child = spawn(tsx, serverArgs(info, extra), { env: serverEnv(info), stdio: ["pipe", "pipe", "pipe"] })
       let stdout = ""
+      let stderr = ""
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8")
+      })
       let next = 0
       const send = () => {
         const request = requests[next]
@@ -32,13 +36,14 @@ const rawSession = (extra: ReadonlyArray<string>, requests: ReadonlyArray<Record
         stdout += chunk.toString("utf8")
         for (let i = before; i < stdout.split("\n").length; i++) send()
       })
-      child.on("close", () => resume(Effect.succeed(stdout)))
+      child.on("close", () => resume(Effect.succeed({ stdout, stderr })))
       send()
       return Effect.sync(() => child.kill())
     }))
 
 describe("feeshare mcp on a hostile sandbox", () => {
-  layer(sandboxLayer({ seed: "feeshare-mcp-tamper", tamper: [{ kind: "wrong-hash", plans: 1 }] }), {
+  // a small rate limit (6 requests in 3 seconds per user): a burst of reads makes the server wait
+  layer(sandboxLayer({ seed: "feeshare-mcp-tamper", tamper: [{ kind: "wrong-hash", plans: 1 }], rateLimit: 6, rateWindowMillis: 3000 }), {
     excludeTestServices: true,
     timeout: "120 seconds"
   })((it) => {
@@ -57,10 +62,10 @@ describe("feeshare mcp on a hostile sandbox", () => {
         assert.isFalse(honest.isError, honest.text)
       }))
 
-    it.scoped("every stdout line is a JSON-RPC message", () =>
+    it.scoped("every stdout line is a JSON-RPC message; rate-limit waits go to stderr", () =>
       Effect.gen(function*() {
         const seeded = yield* Seeded
-        const stdout = yield* rawSession(["--keypair", seeded.keygenPath], [
+        const { stderr, stdout } = yield* rawSession(["--keypair", seeded.keygenPath], [
           {
             jsonrpc: "2.0",
             id: 1,
@@ -71,15 +76,24 @@ describe("feeshare mcp on a hostile sandbox", () => {
           { jsonrpc: "2.0", id: 2, method: "tools/list" },
           { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "positions", arguments: { wallet: seeded.demoWallet } } },
           { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "prepare_claim", arguments: { tokenMint: seeded.tokens[1]!.mint } } },
-          { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "positions", arguments: { wallet: "bad" } } }
+          { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "positions", arguments: { wallet: "bad" } } },
+          ...Array.from({ length: 8 }, (_, i) => ({
+            jsonrpc: "2.0",
+            id: 6 + i,
+            method: "tools/call",
+            params: { name: "lifetime_fees", arguments: { tokenMint: seeded.tokens[0]!.mint } }
+          }))
         ])
         const lines = stdout.split("\n").filter((line) => line !== "")
-        assert.strictEqual(lines.length, 5)
+        assert.strictEqual(lines.length, 13)
         for (const line of lines) {
           const message = JSON.parse(line) as { jsonrpc?: unknown; id?: unknown }
           assert.strictEqual(message.jsonrpc, "2.0")
         }
-        assert.deepStrictEqual(lines.map((line) => (JSON.parse(line) as { id: unknown }).id), [1, 2, 3, 4, 5])
+        assert.deepStrictEqual(lines.map((line) => (JSON.parse(line) as { id: unknown }).id), Array.from({ length: 13 }, (_, i) => i + 1))
+        // the reads past the limit waited (and said so on stderr), then answered
+        assert.include(stderr, "waiting for the rate limit")
+        for (const line of lines.slice(5)) assert.notInclude(line, "isError\":true")
       }))
   })
 })
