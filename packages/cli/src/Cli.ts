@@ -397,6 +397,13 @@ const mcp = Command.make(
     ),
     readOnly: Options.boolean("read-only").pipe(
       Options.withDescription("load no signer at all: every prepare and execute tool is refused")
+    ),
+    http: Options.integer("http").pipe(
+      Options.optional,
+      Options.withDescription(
+        "serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: a free port): loopback Origin and Host only, " +
+          "and the bearer token printed on stderr at start (or FEESHARE_MCP_TOKEN)"
+      )
     )
   },
   (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadMcp, (m) => m.run(g, args, version)))

@@ -2,6 +2,8 @@
 // dist/), and the tarballs are installed into fresh projects outside the workspace, where only
 // plain `node`, `npm` and `tsc` run them. Sizes are asserted (not timings), so that later work
 // cannot make the facade heavy without a failing test.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawn } from "node:child_process"
 import { cp, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
@@ -223,6 +225,27 @@ describe("the README's examples, as written, from the installed packages", () =>
 })
 
 describe("@feeshare/cli as npx gets it", () => {
+  it("feeshare mcp from the installed bin: the official MCP client lists the tools and reads through it", async () => {
+    const client = new Client({ name: "feeshare-consumer", version: "0.0.0" })
+    await client.connect(new StdioClientTransport({
+      command: join(cli, "node_modules", ".bin", "feeshare"),
+      args: ["mcp", "--read-only"],
+      cwd: cli,
+      env: { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_RPC_URL: sandbox.rpcUrl },
+      stderr: "pipe"
+    }))
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["positions", "quote", "me", "prepare_claim", "execute"]))
+      const me = await client.callTool({ name: "me", arguments: {} })
+      expect(me.isError).toBe(false)
+      const write = await client.callTool({ name: "prepare_partner_claim", arguments: {} })
+      expect(write.isError).toBe(true)
+    } finally {
+      await client.close()
+    }
+  })
+
   it("feeshare --help from the installed bin", async () => {
     const { stdout } = await runOk(join(cli, "node_modules", ".bin", "feeshare"), ["--help"], { cwd: cli })
     expect(stdout).toContain("feeshare")

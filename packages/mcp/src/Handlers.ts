@@ -5,14 +5,15 @@
  *
  * @since 0.1.0
  */
+import { McpServer } from "@effect/ai"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims, Plan, Signer, Trade } from "@feeshare/domain"
+import type { Claims, FeeShare, FeeShareError, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as Flows from "@feeshare/solana/Flows"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
-import { Context, type Duration, Effect, Layer, Option, SubscriptionRef } from "effect"
+import { Context, type Duration, Effect, Layer, Option, type Redacted, Schema, Scope, SubscriptionRef } from "effect"
 import * as Policy from "./Policy.js"
 import * as Previews from "./Previews.js"
 import { type Preview, toolkit, ToolFailure } from "./Tools.js"
@@ -27,6 +28,12 @@ import { type Preview, toolkit, ToolFailure } from "./Tools.js"
 export class Environment extends Context.Tag("@feeshare/mcp/Environment")<Environment, {
   readonly policy: Policy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
+  /** Whether an API key was configured (otherwise `login` may get one). */
+  readonly hasApiKey: boolean
+  /** A client with this API key (`login` replaces the keyless one with it). */
+  readonly clientWith: (
+    apiKey: Redacted.Redacted<string>
+  ) => Effect.Effect<FeeShareClient.Service, FeeShareError.InvalidRequest, Scope.Scope>
   /** Wait between warm-up polls of a claim plan's lookup table (default 1 second). */
   readonly warmupInterval?: Duration.DurationInput | undefined
 }>() {}
@@ -49,6 +56,7 @@ const stringField = (error: object, key: string): string | undefined => {
  * @category failures
  */
 export const toFailure = (error: Failing): ToolFailure => {
+  if (error instanceof ToolFailure) return error
   const status: unknown = Reflect.get(error, "status")
   const field = stringField(error, "field")
   const rule = stringField(error, "rule")
@@ -73,6 +81,14 @@ const networkFee = (decoded: WireTransaction.Decoded): bigint => {
   return base + (priority * units + 999_999n) / 1_000_000n
 }
 
+/**
+ * What the preview shows of one verified transaction.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StagePreview = ReturnType<typeof stagePreview>
+
 const stagePreview = (id: string, kind: string, verified: WireTransaction.Verified) => ({
   id,
   kind,
@@ -87,8 +103,13 @@ const stagePreview = (id: string, kind: string, verified: WireTransaction.Verifi
 
 type Unsaved = Omit<Preview, "previewId" | "expiresAt">
 
-/** A claim preview's limits on what a rebuilt plan may be. */
-interface ClaimBound {
+/**
+ * A claim preview's limits on what a rebuilt plan may be.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaimBound {
   readonly operation: string
   readonly asset: string
   readonly signers: ReadonlySet<string>
@@ -122,6 +143,20 @@ type Pending =
     readonly lamports: bigint
     readonly fees: bigint
   }
+  | {
+    readonly action: "launch"
+    readonly wallet: Signer.Signer.Service
+    readonly transaction: string
+    readonly mint: string
+    readonly lamports: bigint
+    readonly fees: bigint
+  }
+  | {
+    readonly action: "fee_share_update" | "partner_claim"
+    readonly wallet: Signer.Signer.Service
+    readonly entries: FeeShare.TransactionEntries
+    readonly fees: bigint
+  }
 
 /**
  * Checks a rebuilt claim plan against its preview's bound: the same operation and asset, no
@@ -133,8 +168,8 @@ type Pending =
  */
 export const matchesBound = (
   bound: ClaimBound,
-  plan: Plan.TransactionPlan,
-  stages: ReadonlyArray<ReturnType<typeof stagePreview>>
+  plan: Pick<Plan.TransactionPlan, "operation" | "asset">,
+  stages: ReadonlyArray<StagePreview>
 ): string | undefined => {
   if (JSON.stringify(plan.operation) !== bound.operation) return "the plan's operation changed"
   if (plan.asset.mint !== bound.asset) return "the plan's asset changed"
@@ -152,10 +187,17 @@ export const matchesBound = (
   return undefined
 }
 
-const boundOf = (
+/**
+ * The bound a claim preview sets: its operation, asset, signers, accounts per stage kind and
+ * costliest stage.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const boundOf = (
   wallet: string,
-  plan: Plan.TransactionPlan,
-  stages: ReadonlyArray<ReturnType<typeof stagePreview>>
+  plan: Pick<Plan.TransactionPlan, "operation" | "asset">,
+  stages: ReadonlyArray<StagePreview>
 ): ClaimBound => {
   const accounts = new Map<string, Set<string>>()
   for (const stage of stages) {
@@ -184,6 +226,39 @@ const claimNote = (plan: Plan.TransactionPlan) =>
       "costliest stage shown here."
     : `Every stage verified. A plan rebuilt after a blockhash expiry is signed only while it matches this preview.`
 
+/** What the human is asked to approve (`askHuman`): the action, wallet, amounts and note of a preview. */
+const summaryOf = (preview: Unsaved): string =>
+  [
+    `${preview.action} by ${preview.wallet}`,
+    preview.mints.length === 0 ? undefined : `mints ${preview.mints.join(", ")}`,
+    `SOL spent ${preview.lamportsSpent} lamports, network fees ${preview.networkFeesLamports} lamports`,
+    `${preview.stages.length} transaction(s): ${preview.stages.map((stage) => stage.kind).join(", ")}`,
+    preview.note
+  ].filter((line) => line !== undefined).join("\n")
+
+/**
+ * The policy's `askHuman`: the human approves the preview through MCP elicitation; a
+ * decline, a cancel, or a client without elicitation refuses the execution (nothing signed).
+ */
+const askHuman = (summary: string) =>
+  McpServer.elicit({
+    message: `An agent asks to sign and send:\n${summary}\nApprove?`,
+    schema: Schema.Struct({ approve: Schema.Boolean.annotations({ description: "sign and send it" }) })
+  }).pipe(
+    Effect.catchAllCause(() => Effect.succeed({ approve: false })),
+    Effect.flatMap(({ approve }) =>
+      approve
+        ? Effect.void
+        : Effect.fail(
+          new ToolFailure({
+            error: "PolicyViolation",
+            rule: "askHuman",
+            message: "the human did not approve (declined, cancelled, or the client cannot ask): nothing was signed"
+          })
+        )
+    )
+  )
+
 /**
  * The handlers of every tool, over `FeeShareClient`, the `Chain` and the `Environment`.
  *
@@ -191,11 +266,13 @@ const claimNote = (plan: Plan.TransactionPlan) =>
  * @category layers
  */
 export const layer = toolkit.toLayer(Effect.gen(function*() {
-  const api = yield* FeeShareClient
+  let api = yield* FeeShareClient
   const chain = yield* Chain.Chain
-  const { policy, signers, warmupInterval } = yield* Environment
+  const { clientWith, hasApiKey, policy, signers, warmupInterval } = yield* Environment
+  const scope = yield* Effect.scope
+  let loggedIn = hasApiKey
   const spending = yield* Policy.makeSpending(policy)
-  const previews = yield* Previews.make<Pending>(policy.previewTtlSeconds * 1000)
+  const previews = yield* Previews.make<{ readonly pending: Pending; readonly summary: string }>(policy.previewTtlSeconds * 1000)
   const chainLayer = Layer.succeed(Chain.Chain, chain)
 
   /** The signing wallet: the named one, else the first; never in read-only mode. */
@@ -225,8 +302,55 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         )
         : Effect.void)
 
+  /** A swap (or a launch's initial buy) spending `lamports` of SOL, against both swap caps. */
+  const checkSwapCaps = (lamports: bigint) =>
+    Effect.gen(function*() {
+      if (policy.maxSwapLamports !== undefined && lamports > BigInt(policy.maxSwapLamports)) {
+        return yield* new Policy.PolicyViolation({
+          rule: "maxSwapLamports",
+          message: `the transaction spends ${lamports} lamports; maxSwapLamports is ${policy.maxSwapLamports}`
+        })
+      }
+      const left = yield* spending.remaining
+      if (left.swapLamports !== null && lamports > left.swapLamports) {
+        return yield* new Policy.PolicyViolation({
+          rule: "maxSwapLamportsPerDay",
+          message: `the transaction spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
+        })
+      }
+    })
+
+  /** Verifies fee-share update or partner-claim entries and keeps them under a preview id. */
+  const previewEntries = (
+    action: "fee_share_update" | "partner_claim",
+    signer: Signer.Signer.Service,
+    entries: FeeShare.TransactionEntries,
+    mints: ReadonlyArray<string>,
+    note: string
+  ) =>
+    Effect.gen(function*() {
+      const stages = yield* Effect.forEach(entries.transactions, (entry, i) =>
+        Effect.map(WireTransaction.verifyEntry(entry, [signer], `entry ${i}`), (verified) =>
+          stagePreview(`entry ${i}`, action, verified)))
+      const fees = sum(stages.map((stage) => stage.networkFeeLamports))
+      yield* checkDailyFees(fees)
+      return yield* save({ action, wallet: signer, entries, fees }, {
+        action,
+        wallet: signer.publicKey,
+        mints,
+        lamportsSpent: "0",
+        networkFeesLamports: String(fees),
+        stages,
+        verification: {
+          verified: true,
+          checks: ["each entry's blockhash as stated", "the wallet is a signer", "present signatures verify"]
+        },
+        note
+      })
+    })
+
   const save = (pending: Pending, unsaved: Unsaved) =>
-    Effect.map(previews.put(pending), ({ expiresAt, id }): Preview => ({
+    Effect.map(previews.put({ pending, summary: summaryOf(unsaved) }), ({ expiresAt, id }): Preview => ({
       ...unsaved,
       previewId: id,
       expiresAt: new Date(expiresAt).toISOString()
@@ -291,7 +415,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
           }
           yield* spending.spend("fees", sum(stages.map((stage) => stage.networkFeeLamports)))
           return next
-        }).pipe(Effect.mapError((error) => (error instanceof ToolFailure ? error : toFailure(error))))
+        }).pipe(failing)
       const result = yield* PlanExecutor.execute(pending.plan, {
         rebuild,
         format: policy.transactionFormat,
@@ -299,7 +423,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         rebroadcastInterval: "1 second"
       }).pipe(
         Effect.provide(Layer.merge(Signers.layer(pending.wallet), chainLayer)),
-        Effect.mapError((error) => (error instanceof ToolFailure ? error : toFailure(error)))
+        failing
       )
       return {
         previewId,
@@ -324,6 +448,30 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
       }
     }).pipe(failing)
 
+  const executeOther = (previewId: string, pending: Exclude<Pending, { action: "claim" | "swap" }>) =>
+    Effect.gen(function*() {
+      if (pending.action === "launch") yield* spending.spend("swap", pending.lamports)
+      yield* spending.spend("fees", pending.fees)
+      const environment = Layer.merge(Signers.layer(pending.wallet), chainLayer)
+      const options = { rebroadcastInterval: "1 second" } as const
+      const landed = pending.action === "launch"
+        ? [yield* Flows.launch(pending.transaction, { ...options, mint: pending.mint }).pipe(Effect.provide(environment))]
+        : pending.action === "fee_share_update"
+        ? yield* Flows.feeShareUpdate(pending.entries, options).pipe(Effect.provide(environment))
+        : yield* Flows.partnerClaim(pending.entries, options).pipe(Effect.provide(environment))
+      return {
+        previewId,
+        action: pending.action,
+        landed: landed.map((one, i) => ({
+          id: pending.action === "launch" ? "launch" : `entry ${i}`,
+          kind: pending.action,
+          signature: one.signature,
+          slot: String(one.slot)
+        })),
+        rebuilds: 0
+      }
+    }).pipe(failing)
+
   return {
     positions: (query) => failing(Effect.map(api.claims.positions(query), (positions) => ({ positions }))),
     vault_claimables: (query) => failing(api.claims.vaults(query)),
@@ -342,6 +490,33 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         yield* api.ping()
         return { rateLimit: Option.getOrNull(yield* SubscriptionRef.get(api.rateLimit)) }
       })),
+    policy: () =>
+      Effect.map(spending.remaining, (left) => ({
+        policy: { ...policy, wallets: signers.map((signer) => signer.publicKey) },
+        remainingToday: {
+          swapLamports: left.swapLamports === null ? null : String(left.swapLamports),
+          networkFeesLamports: left.networkFeesLamports === null ? null : String(left.networkFeesLamports)
+        }
+      })),
+    login: ({ keyName, wallet }) =>
+      failing(Effect.gen(function*() {
+        if (loggedIn) {
+          return yield* new ToolFailure({ error: "AlreadyLoggedIn", message: "the server already has an API key" })
+        }
+        const signer = yield* signerFor(wallet)
+        const name = keyName ?? "feeshare-mcp"
+        const askHuman = McpServer.elicit({
+          message: `The wallet ${signer.publicKey} asks for its MFA code to create the API key "${name}".`,
+          schema: Schema.Struct({ code: Schema.String.annotations({ description: "the current MFA code" }) })
+        }).pipe(
+          Effect.map(({ code }) => code),
+          Effect.mapError(() => new ToolFailure({ error: "MfaRefused", message: "the wallet requires MFA and no human gave a code" }))
+        )
+        const credential = yield* api.agentAuth.login({ signer, keyName: name, mfaCode: askHuman })
+        api = yield* clientWith(credential.apiKey).pipe(Effect.provideService(Scope.Scope, scope))
+        loggedIn = true
+        return { wallet: signer.publicKey, keyId: credential.keyId, keyName: name, isSignup: credential.isSignup }
+      })),
     prepare_claim: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
@@ -357,19 +532,7 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
         yield* Policy.checkMint(policy, query.outputMint)
         const quote = yield* api.trade.quote(query)
         const lamports = quote.inputMint === Policy.nativeMint ? quote.inAmount : 0n
-        if (policy.maxSwapLamports !== undefined && lamports > BigInt(policy.maxSwapLamports)) {
-          return yield* new Policy.PolicyViolation({
-            rule: "maxSwapLamports",
-            message: `the swap spends ${lamports} lamports; maxSwapLamports is ${policy.maxSwapLamports}`
-          })
-        }
-        const left = yield* spending.remaining
-        if (left.swapLamports !== null && lamports > left.swapLamports) {
-          return yield* new Policy.PolicyViolation({
-            rule: "maxSwapLamportsPerDay",
-            message: `the swap spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
-          })
-        }
+        yield* checkSwapCaps(lamports)
         const result = yield* api.trade.swap({ quoteResponse: quote, userPublicKey: signer.publicKey })
         const verified = yield* WireTransaction.verifySwap(result, [signer])
         const stage = stagePreview("swap", "swap", verified)
@@ -391,11 +554,65 @@ export const layer = toolkit.toLayer(Effect.gen(function*() {
             `(slippage ${quote.slippageBps} bps). Execute before the blockhash expires; otherwise prepare again.`
         })
       })),
+    prepare_launch: ({ wallet, ...rest }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        yield* Policy.checkMint(policy, rest.tokenMint)
+        const lamports = BigInt(rest.initialBuyLamports) + BigInt(rest.tipLamports ?? 0)
+        yield* checkSwapCaps(lamports)
+        const transaction = yield* api.launch.createTransaction({ ...rest, wallet: signer.publicKey })
+        const verified = yield* WireTransaction.verifyLaunch(transaction, { mint: rest.tokenMint, signers: [signer] })
+        const stage = stagePreview("launch", "launch", verified)
+        yield* checkDailyFees(BigInt(stage.networkFeeLamports))
+        return yield* save(
+          { action: "launch", wallet: signer, transaction, mint: rest.tokenMint, lamports, fees: BigInt(stage.networkFeeLamports) },
+          {
+            action: "launch",
+            wallet: signer.publicKey,
+            mints: [rest.tokenMint],
+            lamportsSpent: String(lamports),
+            networkFeesLamports: stage.networkFeeLamports,
+            stages: [stage],
+            verification: {
+              verified: true,
+              checks: ["the mint is a signer and its signature verifies", "the wallet is a signer", "present signatures verify"]
+            },
+            note: `Launches ${rest.tokenMint} with an initial buy of ${rest.initialBuyLamports} lamports` +
+              (rest.tipLamports === undefined ? "." : ` and a tip of ${rest.tipLamports} lamports to ${rest.tipWallet}.`)
+          }
+        )
+      })),
+    prepare_fee_share_update: ({ wallet, ...rest }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        yield* Policy.checkMint(policy, rest.baseMint)
+        const entries = yield* api.feeShare.updateConfig({ ...rest, payer: signer.publicKey })
+        return yield* previewEntries(
+          "fee_share_update",
+          signer,
+          entries,
+          [rest.baseMint],
+          `Replaces the fee claimers of ${rest.baseMint}: ${
+            rest.claimersArray.map((claimer, i) => `${claimer} ${rest.basisPointsArray[i]} bps`).join(", ")
+          }.`
+        )
+      })),
+    prepare_partner_claim: ({ wallet }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        const entries = yield* api.feeShare.partnerClaim({ partnerWallet: signer.publicKey })
+        return yield* previewEntries("partner_claim", signer, entries, [], "Claims the wallet's partner fees; the vault withdrawal lands last.")
+      })),
     execute: ({ previewId }) =>
       Effect.gen(function*() {
-        const pending = yield* failing(previews.take(previewId))
+        const { pending, summary } = yield* failing(previews.take(previewId))
         yield* failing(Policy.checkWritable(policy))
-        return pending.action === "claim" ? yield* executeClaim(previewId, pending) : yield* executeSwap(previewId, pending)
+        if (policy.askHuman) yield* askHuman(summary)
+        return pending.action === "claim"
+          ? yield* executeClaim(previewId, pending)
+          : pending.action === "swap"
+          ? yield* executeSwap(previewId, pending)
+          : yield* executeOther(previewId, pending)
       })
   }
 }))

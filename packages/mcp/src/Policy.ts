@@ -38,6 +38,9 @@ export const Policy = Schema.Struct({
   maxNetworkFeesPerDayLamports: Schema.optionalWith(Lamports, { exact: true }).annotations({
     description: "the most network fees (base + priority, in lamports) the transactions of any 24 hours may cost"
   }),
+  askHuman: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }).annotations({
+    description: "execute asks the human to approve each preview (MCP elicitation); a client that cannot ask gets every execute refused"
+  }),
   previewTtlSeconds: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3600)), { exact: true, default: () => 120 })
     .annotations({ description: "how long a preview id may be executed (default 120)" }),
   transactionFormat: Schema.optionalWith(Schema.Literal("v0", "v1"), { exact: true, default: () => "v0" as const })

@@ -1,13 +1,14 @@
 /**
  * The resources an agent can read to learn the rules it runs under: the current policy (the
  * caps, the allowed mints, read-only mode, the public keys of the wallets that may sign; never
- * a key file's path or contents) and what is left of the daily caps is in the tools' errors.
+ * a key file's path or contents), and the docs pages on signing safety and rate limits.
  *
  * @since 0.1.0
  */
 import { McpServer } from "@effect/ai"
 import { Effect, Layer, Schema } from "effect"
 import * as Handlers from "./Handlers.js"
+import { pages } from "./internal/pages.js"
 import * as Policy from "./Policy.js"
 
 /**
@@ -30,10 +31,29 @@ export const policyDocument = Effect.map(Handlers.Environment, ({ policy, signer
   JSON.stringify({ ...encodePolicy(policy), wallets: signers.map((signer) => signer.publicKey) }, null, 2))
 
 /**
+ * The URI of a docs page resource.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const pageUri = (name: string): string => `feeshare://docs/${name}`
+
+/**
  * @since 0.1.0
  * @category layers
  */
-export const layer = Layer.mergeAll(
+export const layer = Object.entries(pages).reduce(
+  (layers, [name, text]) =>
+    Layer.merge(
+      layers,
+      McpServer.resource({
+        uri: pageUri(name),
+        name,
+        description: `docs/${name}.md: the rules the server applies (${name.replace("-", " ")})`,
+        mimeType: "text/markdown",
+        content: Effect.succeed(text)
+      })
+    ),
   McpServer.resource({
     uri: policyUri,
     name: "policy",

@@ -5,13 +5,24 @@
  * @since 0.1.0
  */
 import { McpServer } from "@effect/ai"
-import { FetchHttpClient, FileSystem } from "@effect/platform"
-import { NodeSink, NodeStream } from "@effect/platform-node"
+import {
+  FetchHttpClient,
+  type FileSystem,
+  HttpIncomingMessage,
+  HttpMiddleware,
+  HttpRouter,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { NodeHttpServer, NodeSink, NodeStream } from "@effect/platform-node"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import type { Signer } from "@feeshare/domain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
-import { Effect, Layer, Option, type Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import { createServer } from "node:http"
 import { dirname, isAbsolute, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
 import * as Policy from "./Policy.js"
@@ -58,22 +69,40 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
   return { policy, signers }
 })
 
+/** The tools, the resources and everything they run on, for any transport. */
+const serverLayer = (options: Options) => {
+  const clientWith = (apiKey: Redacted.Redacted<string> | undefined) =>
+    FeeShareClient.make({
+      baseUrl: options.baseUrl,
+      apiKey,
+      retry: { maxAttempts: 3 },
+      // a tool call waiting for the rate limit says so on stderr (never on stdout)
+      onRateLimitWait: (wait) =>
+        Effect.logWarning("waiting for the rate limit").pipe(
+          Effect.annotateLogs({ operation: wait.operation, waitMillis: wait.waitMillis, reason: wait.reason })
+        )
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+  const client = Layer.scoped(FeeShareClient.FeeShareClient, clientWith(Option.getOrUndefined(options.apiKey)))
+  const environment = Layer.succeed(Handlers.Environment, {
+    policy: options.policy,
+    signers: options.signers,
+    hasApiKey: Option.isSome(options.apiKey),
+    clientWith
+  })
+  const services = Layer.mergeAll(client, ChainRpc.layer(options.rpcUrl), environment)
+  return Layer.mergeAll(McpServer.toolkit(toolkit).pipe(Layer.provide(Handlers.layer)), Resources.layer).pipe(
+    Layer.provide(services)
+  )
+}
+
 /**
  * The whole server on stdio, as a layer (launch it with `Layer.launch`).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerStdio = (options: Options) => {
-  const client = FeeShareClient.layer({
-    baseUrl: options.baseUrl,
-    apiKey: Option.getOrUndefined(options.apiKey),
-    retry: { maxAttempts: 3 }
-  }).pipe(Layer.provide(FetchHttpClient.layer))
-  const environment = Layer.succeed(Handlers.Environment, { policy: options.policy, signers: options.signers })
-  const services = Layer.mergeAll(client, ChainRpc.layer(options.rpcUrl), environment)
-  return Layer.mergeAll(McpServer.toolkit(toolkit).pipe(Layer.provide(Handlers.layer)), Resources.layer).pipe(
-    Layer.provide(services),
+export const layerStdio = (options: Options) =>
+  serverLayer(options).pipe(
     Layer.provide(McpServer.layerStdio({
       name: options.name ?? "feeshare",
       version: options.version,
@@ -81,6 +110,93 @@ export const layerStdio = (options: Options) => {
       stdout: NodeSink.stdout
     }))
   )
+
+/**
+ * The path the streamable-HTTP transport serves.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const httpPath = "/mcp"
+
+const sameSecret = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * Whether `origin` is this server on loopback (`http://127.0.0.1:PORT`, `http://localhost:PORT`,
+ * `http://[::1]:PORT`): a page of another site (DNS rebinding included) never is.
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const isLoopbackOrigin = (origin: string, port: number): boolean =>
+  [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin.toLowerCase())
+
+/**
+ * Refuses a request from a foreign `Origin` or `Host` (403) and one without the bearer token
+ * (401) before the MCP server sees it. A request without `Origin` (not from a browser) passes
+ * the Origin check.
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const guard = (token: Redacted.Redacted<string>, port: number) =>
+  HttpMiddleware.make((app) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const origin = request.headers["origin"]
+      const host = request.headers["host"] ?? ""
+      if ((origin !== undefined && !isLoopbackOrigin(origin, port)) || !isLoopbackOrigin(`http://${host}`, port)) {
+        return HttpServerResponse.text("forbidden: not a loopback origin", { status: 403 })
+      }
+      if (!sameSecret(request.headers["authorization"] ?? "", `Bearer ${Redacted.value(token)}`)) {
+        return HttpServerResponse.text("unauthorized: the bearer token printed at start is required", {
+          status: 401,
+          headers: { "www-authenticate": "Bearer" }
+        })
+      }
+      // a request body larger than 1 MiB is refused before it is read whole
+      return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(1024 * 1024))
+    })
+  )
+
+/**
+ * The whole server as streamable HTTP on `127.0.0.1:port` (0: a free port) at `httpPath`,
+ * behind `guard(token)`; `onListening` is told the URL.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerHttp = (
+  options: Options & {
+    readonly port: number
+    readonly token: Redacted.Redacted<string>
+    readonly onListening: (url: string) => Effect.Effect<void>
+  }
+) =>
+  Layer.mergeAll(
+    serverLayer(options),
+    Layer.unwrapEffect(Effect.map(HttpServer.HttpServer, ({ address }) =>
+      HttpRouter.Default.serve(guard(options.token, address._tag === "TcpAddress" ? address.port : 0)))),
+    Layer.effectDiscard(HttpServer.addressFormattedWith((address) => options.onListening(`${address}${httpPath}`)))
+  ).pipe(
+    Layer.provide(McpServer.layerHttp({ name: options.name ?? "feeshare", version: options.version, path: httpPath })),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: "127.0.0.1" }))
+  )
+
+/**
+ * A fresh bearer token for `layerHttp` (32 random bytes, hex).
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const makeToken = (): Redacted.Redacted<string> => {
+  const bytes = new Uint8Array(32)
+  globalThis.crypto.getRandomValues(bytes)
+  return Redacted.make(Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""))
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
- * The tools of `feeshare mcp`, as definitions only (names, descriptions, parameters from the
- * domain Schemas, structured results). The handlers are in `Handlers`; `docs/mcp.md` lists
+ * The tools of `feeshare mcp`, as definitions only (names; descriptions, for the reads, from the
+ * contract's operation summaries; parameters from the domain Schemas; structured results). The handlers are in `Handlers`; `docs/mcp.md` lists
  * these definitions (`Docs`).
  *
  * @since 0.1.0
  */
-import { Tool, Toolkit } from "@effect/ai"
-import { Analytics, Claims, Evm, FeeShare, Identity, PublicKey, RateLimit, Trade } from "@feeshare/domain"
-import { Schema, Struct } from "effect"
+import { McpSchema, Tool, Toolkit } from "@effect/ai"
+import { AgentAuth, Analytics, Api, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
+import { OpenApi } from "@effect/platform"
+import { Context, Option, Schema, Struct } from "effect"
+import * as Policy from "./Policy.js"
 
 /**
  * Every failure of a tool, as the agent sees it (`isError: true`): the failure's own tag
@@ -27,6 +29,21 @@ export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure"
   /** `execute` stopped: the rebuilt plan no longer matches; this preview replaces the old one. */
   newPreviewId: Schema.optional(Schema.String)
 }) {}
+
+/**
+ * The summary of an operation of the contract (`Api.Api`): the read tools describe themselves
+ * with what `docs/openapi.json` says of the operation.
+ *
+ * @since 0.1.0
+ * @category docs
+ */
+export const summary = (group: string, endpoint: string): string => {
+  const found = Object.values(Api.Api.groups)
+    .find((candidate) => candidate.identifier === group)
+    ?.endpoints
+  const operation = found === undefined ? undefined : Object.values(found).find((candidate) => candidate.name === endpoint)
+  return operation === undefined ? "" : Option.getOrElse(Context.getOption(operation.annotations, OpenApi.Summary), () => "")
+}
 
 const Lamports = Schema.String.annotations({ description: "lamports, as a decimal string" })
 
@@ -87,7 +104,7 @@ const wallet = {
  * @category tools
  */
 export const Positions = Tool.make("positions", {
-  description: "Claimable fee positions of a wallet",
+  description: summary("claims", "positions"),
   parameters: Claims.WalletQuery.fields,
   success: Schema.Struct({ positions: Claims.ClaimablePositions }),
   failure: ToolFailure
@@ -98,7 +115,7 @@ export const Positions = Tool.make("positions", {
  * @category tools
  */
 export const VaultClaimables = Tool.make("vault_claimables", {
-  description: "Partner/deployer aggregate vault balances of a wallet",
+  description: summary("claims", "vaults"),
   parameters: Claims.WalletQuery.fields,
   success: Claims.VaultClaimables,
   failure: ToolFailure
@@ -109,7 +126,7 @@ export const VaultClaimables = Tool.make("vault_claimables", {
  * @category tools
  */
 export const AdminList = Tool.make("admin_list", {
-  description: "Token mints a wallet is fee-share admin of",
+  description: summary("feeShare", "adminList"),
   parameters: Claims.WalletQuery.fields,
   success: FeeShare.AdminTokens,
   failure: ToolFailure
@@ -120,7 +137,7 @@ export const AdminList = Tool.make("admin_list", {
  * @category tools
  */
 export const LifetimeFees = Tool.make("lifetime_fees", {
-  description: "Lifetime fees of a token, in lamports",
+  description: summary("analytics", "lifetimeFees"),
   parameters: Analytics.TokenMintQuery.fields,
   success: Schema.Struct({ tokenMint: Schema.String, lifetimeFeesLamports: Analytics.LifetimeFees }),
   failure: ToolFailure
@@ -131,7 +148,7 @@ export const LifetimeFees = Tool.make("lifetime_fees", {
  * @category tools
  */
 export const ClaimStats = Tool.make("claim_stats", {
-  description: "What every fee claimer of a token has claimed",
+  description: summary("analytics", "claimStats"),
   parameters: Analytics.TokenMintQuery.fields,
   success: Schema.Struct({ claimers: Analytics.ClaimStatisticsList }),
   failure: ToolFailure
@@ -142,7 +159,7 @@ export const ClaimStats = Tool.make("claim_stats", {
  * @category tools
  */
 export const Pools = Tool.make("pools", {
-  description: "Pools with their DBC and DAMM v2 keys",
+  description: summary("analytics", "pools"),
   parameters: Analytics.PoolsQuery.fields,
   success: Schema.Struct({ pools: Analytics.Pools }),
   failure: ToolFailure
@@ -153,7 +170,7 @@ export const Pools = Tool.make("pools", {
  * @category tools
  */
 export const Quote = Tool.make("quote", {
-  description: "Quote a swap (amount in the input token's smallest unit)",
+  description: summary("trade", "quote"),
   parameters: Trade.QuoteRequest.from.fields,
   success: Trade.TradeQuote,
   failure: ToolFailure
@@ -164,7 +181,7 @@ export const Quote = Tool.make("quote", {
  * @category tools
  */
 export const EvmIndexStatus = Tool.make("evm_index_status", {
-  description: "Whether EVM tokens are index tokens (1 to 100 addresses)",
+  description: summary("evm", "indexTokenStatus"),
   parameters: Evm.IndexStatusRequest.fields,
   success: Schema.Struct({ statuses: Evm.IndexTokenStatuses }),
   failure: ToolFailure
@@ -175,7 +192,7 @@ export const EvmIndexStatus = Tool.make("evm_index_status", {
  * @category tools
  */
 export const EvmPositions = Tool.make("evm_positions", {
-  description: "Claimable EVM fee positions of an owner",
+  description: summary("evm", "claimablePositions"),
   parameters: Evm.OwnerQuery.fields,
   success: Evm.EvmPositions,
   failure: ToolFailure
@@ -186,7 +203,7 @@ export const EvmPositions = Tool.make("evm_positions", {
  * @category tools
  */
 export const EvmCreationFee = Tool.make("evm_creation_fee", {
-  description: "Current token creation fee on the EVM chain",
+  description: summary("evm", "creationFee"),
   success: Evm.CreationFee,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
@@ -196,7 +213,7 @@ export const EvmCreationFee = Tool.make("evm_creation_fee", {
  * @category tools
  */
 export const Me = Tool.make("me", {
-  description: "The user that owns the API key",
+  description: summary("identity", "me"),
   success: Identity.Me,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
@@ -206,10 +223,46 @@ export const Me = Tool.make("me", {
  * @category tools
  */
 export const RateLimitStatus = Tool.make("rate_limit_status", {
-  description: "Ping the service and report the rate-limit budget (limit, remaining, reset)",
+  description: summary("system", "ping"),
   success: Schema.Struct({ rateLimit: Schema.NullOr(RateLimit.RateLimitInfo) }),
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PolicyStatus = Tool.make("policy", {
+  description: "The policy this server enforces (set by the human; no tool can change it), with the signing wallets' " +
+    "public keys in `wallets`, and what is left today of the daily caps",
+  success: Schema.Struct({
+    policy: Policy.Policy,
+    remainingToday: Schema.Struct({
+      swapLamports: Schema.NullOr(Schema.String),
+      networkFeesLamports: Schema.NullOr(Schema.String)
+    })
+  }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const Login = Tool.make("login", {
+  description: "Only when the server has no API key: sign the service's login challenge with the wallet and use the " +
+    "new API key for this session (it is never shown). An MFA code is asked of the human (MCP elicitation), never of " +
+    "the agent; without elicitation a wallet with MFA is refused.",
+  parameters: {
+    keyName: Schema.optional(AgentAuth.SignatureCallback.fields.keyName).annotations({
+      description: "label of the new API key (default feeshare-mcp)"
+    }),
+    ...wallet
+  },
+  success: Schema.Struct({ wallet: Schema.String, keyId: Schema.String, keyName: Schema.String, isSignup: Schema.Boolean }),
+  failure: ToolFailure,
+  dependencies: [McpSchema.McpServerClient]
+})
 
 /**
  * @since 0.1.0
@@ -239,6 +292,42 @@ export const PrepareSwap = Tool.make("prepare_swap", {
  * @since 0.1.0
  * @category tools
  */
+export const PrepareLaunch = Tool.make("prepare_launch", {
+  description: "Build a token launch (already signed by the mint) and VERIFY it; the initial buy and the tip count " +
+    "against the swap caps. Returns a preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Struct.omit(Launch.LaunchRequest.from.fields, "wallet"), ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PrepareFeeShareUpdate = Tool.make("prepare_fee_share_update", {
+  description: "Build the replacement of a token's fee claimers (the wallet is the admin and pays) and VERIFY every " +
+    "transaction; returns a preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: { ...Struct.omit(FeeShare.UpdateConfigRequest.from.fields, "payer"), ...wallet },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PreparePartnerClaim = Tool.make("prepare_partner_claim", {
+  description: "Build the claim of the wallet's accumulated partner fees and VERIFY every transaction; returns a " +
+    "preview and a single-use preview id for `execute`. Nothing is signed.",
+  parameters: wallet,
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
 export const Execute = Tool.make("execute", {
   description: "Sign and send what a preview showed, once. A claim plan rebuilt on the way (lookup-table setup, an " +
     "expired blockhash) is signed only while it matches the preview; otherwise execute stops with a new preview id.",
@@ -249,7 +338,8 @@ export const Execute = Tool.make("execute", {
     landed: Schema.Array(Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })),
     rebuilds: Schema.Number
   }),
-  failure: ToolFailure
+  failure: ToolFailure,
+  dependencies: [McpSchema.McpServerClient]
 }).annotate(Tool.Destructive, true)
 
 /**
@@ -271,7 +361,12 @@ export const toolkit = Toolkit.make(
   EvmCreationFee,
   Me,
   RateLimitStatus,
+  PolicyStatus,
+  Login,
   PrepareClaim,
   PrepareSwap,
+  PrepareLaunch,
+  PrepareFeeShareUpdate,
+  PreparePartnerClaim,
   Execute
 )

@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Docs from "./Docs.js"
+/** @since 0.1.0 */
 export * as Handlers from "./Handlers.js"
 /** @since 0.1.0 */
 export * as Policy from "./Policy.js"

@@ -5,7 +5,9 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Server from "@feeshare/mcp/Server"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import type { Globals } from "../Cli.js"
 import { apiKeyOf, rpcUrlsOf } from "./context.js"
 
@@ -13,12 +15,31 @@ import { apiKeyOf, rpcUrlsOf } from "./context.js"
 export interface Args {
   readonly policy: Option.Option<string>
   readonly readOnly: boolean
+  readonly http: Option.Option<number>
 }
 
-/** Serves until stdin closes: nothing but JSON-RPC on stdout, the library's warnings on stderr. */
+const say = (line: string) => Effect.sync(() => process.stderr.write(`feeshare mcp: ${line}\n`))
+
+/**
+ * Serves until stdin closes (nothing but JSON-RPC on stdout, the library's warnings on
+ * stderr), or with `--http` until interrupted.
+ */
 export const run = (g: Globals, args: Args, version: string) =>
   Effect.gen(function*() {
     const { policy, signers } = yield* Server.loadPolicy({ policyFile: args.policy, readOnly: args.readOnly, keypair: g.keypair })
     const apiKey = yield* apiKeyOf(g)
-    return yield* Server.serveStdio({ version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers })
+    const options = { version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
+    if (Option.isNone(args.http)) return yield* Server.serveStdio(options)
+    const given = process.env.FEESHARE_MCP_TOKEN
+    const token = given !== undefined && given.length >= 16 ? Redacted.make(given) : Server.makeToken()
+    return yield* Layer.launch(Server.layerHttp({
+      ...options,
+      port: args.http.value,
+      token,
+      onListening: (url) =>
+        Effect.zipRight(
+          say(`listening on ${url}`),
+          given === undefined ? say(`bearer token: ${Redacted.value(token)}`) : say("bearer token: FEESHARE_MCP_TOKEN")
+        )
+    }))
   }).pipe(Effect.provide(NodeFileSystem.layer))

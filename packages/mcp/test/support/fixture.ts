@@ -5,12 +5,14 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import type * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
-import { address, createSolanaRpc } from "@solana/kit"
+import { address, createSolanaRpc, getBase58Decoder } from "@solana/kit"
 import { Context, Effect, Layer, Redacted } from "effect"
+import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -32,6 +34,16 @@ export const sandboxLayer = (options: Partial<SandboxOptions.Options>) =>
   )
 
 export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+
+/** A solana-keygen file of a fresh key (mode 0600), and its public key in base58. */
+export const keygenFile = (dir: string, name: string): { readonly path: string; readonly publicKey: string } => {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519")
+  const pub = publicKey.export({ format: "der", type: "spki" }).subarray(-32)
+  const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32)
+  const path = join(dir, `${name}.json`)
+  writeFileSync(path, JSON.stringify([...seed, ...pub]), { mode: 0o600 })
+  return { path, publicKey: getBase58Decoder().decode(pub) }
+}
 
 /** A policy file with these fields. */
 export const policyFile = (policy: Record<string, unknown>): string => {
@@ -67,21 +79,37 @@ export const serverArgs = (info: Context.Tag.Service<typeof SandboxInfo>, extra:
 ]
 
 /** The environment of the server: the API key only through it, never on the command line. */
-export const serverEnv = (info: Context.Tag.Service<typeof SandboxInfo>): Record<string, string> => {
+export const serverEnv = (info: Context.Tag.Service<typeof SandboxInfo>, apiKey = true): Record<string, string> => {
   const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_RPC_URL: _r, FEESHARE_KEYPAIR: _p, ...inherited } = process.env
-  return { ...Object.fromEntries(Object.entries(inherited).filter((e): e is [string, string] => e[1] !== undefined)), FEESHARE_API_KEY: Redacted.value(info.demoApiKey) }
+  const env = Object.fromEntries(Object.entries(inherited).filter((e): e is [string, string] => e[1] !== undefined))
+  // no stored credentials either: a home of its own
+  return apiKey ? { ...env, FEESHARE_API_KEY: Redacted.value(info.demoApiKey) } : { ...env, HOME: temporaryDirectory("mcp-home-"), XDG_CONFIG_HOME: temporaryDirectory("mcp-config-") }
 }
 
 /** Spawns `feeshare mcp` with `extra` flags and connects the official client (closed with the scope). */
-export const connect = (extra: ReadonlyArray<string>) =>
+export const connect = (
+  extra: ReadonlyArray<string>,
+  options: {
+    readonly apiKey?: boolean
+    /** Declares elicitation and answers each request with this (the human's answer). */
+    readonly elicit?: (message: string) => { readonly action: "accept" | "decline" | "cancel"; readonly content?: Record<string, unknown> }
+  } = {}
+) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
-    const transport = new StdioClientTransport({ command: tsx, args: serverArgs(info, extra), env: serverEnv(info), stderr: "pipe" })
+    const transport = new StdioClientTransport({ command: tsx, args: serverArgs(info, extra), env: serverEnv(info, options.apiKey ?? true), stderr: "pipe" })
     let stderr = ""
     transport.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8")
     })
-    const client = new Client({ name: "feeshare-mcp-test", version: "0.0.0" })
+    const elicit = options.elicit
+    const client = new Client(
+      { name: "feeshare-mcp-test", version: "0.0.0" },
+      elicit === undefined ? {} : { capabilities: { elicitation: {} } }
+    )
+    if (elicit !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => Promise.resolve(elicit(request.params.message)))
+    }
     yield* Effect.acquireRelease(
       Effect.promise(() => client.connect(transport)),
       () => Effect.promise(() => client.close())

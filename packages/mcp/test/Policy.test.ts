@@ -1,0 +1,117 @@
+/**
+ * The parts of the server that need no service: the policy file, the preview store (ids work
+ * once and expire, on the `TestClock`), the daily caps, and the bound a rebuilt claim plan
+ * must stay within.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Either, TestClock } from "effect"
+import * as Handlers from "../src/Handlers.js"
+import * as Policy from "../src/Policy.js"
+import * as Previews from "../src/Previews.js"
+
+const wallet = "6wS5Mzon3QViGSVnZrdoq5q5CKHpnB6Mmy3yzYB6o1WE"
+const other = "2fsD7zg9FVXPEL3hSmz8p6ogLVxfs9fk7TrXYFiHSjhb"
+const mint = "GpwjDJzb3wLzypREVKarAx4ykERZ2jcxyGgUMfVjrzkP"
+
+const stage = (overrides: Partial<Handlers.StagePreview> = {}): Handlers.StagePreview => ({
+  id: "claim",
+  kind: "claim",
+  requiredSigners: [wallet],
+  presigned: [],
+  accounts: [wallet, mint],
+  networkFeeLamports: "10000",
+  messageSha256: "0".repeat(64),
+  ...overrides
+})
+
+const plan = {
+  operation: { kind: "position_claim" as const, baseMint: mint, wallet },
+  asset: { mint: Policy.nativeMint, tokenProgram: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", decimals: 9 }
+}
+
+describe("Policy", () => {
+  it.effect("decodes the defaults and refuses unknown fields and bad caps, naming them", () =>
+    Effect.gen(function*() {
+      const defaults = yield* Policy.decode({})
+      assert.deepStrictEqual(
+        [defaults.readOnly, defaults.wallets, defaults.previewTtlSeconds, defaults.transactionFormat],
+        [false, [], 120, "v0"]
+      )
+      const misspelt = yield* Effect.either(Policy.decode({ maxSwapLamport: 5 }))
+      assert.isTrue(Either.isLeft(misspelt) && misspelt.left.message.includes("maxSwapLamport"))
+      const negative = yield* Effect.either(Policy.decode({ maxSwapLamports: -1 }))
+      assert.isTrue(Either.isLeft(negative) && negative.left.message.includes("maxSwapLamports must be a whole number of lamports"))
+      const badMint = yield* Effect.either(Policy.decode({ allowedMints: ["nope"] }))
+      assert.isTrue(Either.isLeft(badMint) && badMint.left.message.includes("allowedMints.0"))
+    }))
+
+  it.effect("allows SOL and the listed mints only; refuses every write when read-only", () =>
+    Effect.gen(function*() {
+      const policy = yield* Policy.decode({ allowedMints: [mint] })
+      yield* Policy.checkMint(policy, mint)
+      yield* Policy.checkMint(policy, Policy.nativeMint)
+      const refused = yield* Effect.flip(Policy.checkMint(policy, other))
+      assert.strictEqual(refused.rule, "allowedMints")
+      const readOnly = yield* Effect.flip(Policy.checkWritable(yield* Policy.decode({ readOnly: true })))
+      assert.strictEqual(readOnly.rule, "readOnly")
+    }))
+
+  it.effect("counts spending over a sliding 24 hours", () =>
+    Effect.gen(function*() {
+      const spending = yield* Policy.makeSpending(yield* Policy.decode({ maxSwapLamportsPerDay: 100, maxNetworkFeesPerDayLamports: 10 }))
+      yield* spending.spend("swap", 60n)
+      const over = yield* Effect.flip(spending.spend("swap", 41n))
+      assert.strictEqual(over.rule, "maxSwapLamportsPerDay")
+      yield* spending.spend("swap", 40n)
+      const fees = yield* Effect.flip(spending.spend("fees", 11n))
+      assert.strictEqual(fees.rule, "maxNetworkFeesPerDayLamports")
+      yield* TestClock.adjust("24 hours")
+      assert.deepStrictEqual(yield* spending.remaining, { swapLamports: 100n, networkFeesLamports: 10n })
+    }))
+})
+
+describe("Previews", () => {
+  it.effect("an id works once, and not after it expired", () =>
+    Effect.gen(function*() {
+      const store = yield* Previews.make<string>(120_000)
+      const first = yield* store.put("claim")
+      assert.match(first.id, /^pv_[0-9a-f]{32}$/)
+      assert.strictEqual(yield* store.take(first.id), "claim")
+      const reused = yield* Effect.flip(store.take(first.id))
+      assert.strictEqual(reused.reason, "unknown")
+      const second = yield* store.put("swap")
+      yield* TestClock.adjust("120 seconds")
+      const expired = yield* Effect.flip(store.take(second.id))
+      assert.strictEqual(expired.reason, "expired")
+      // and an expired id is gone for good
+      assert.strictEqual((yield* Effect.flip(store.take(second.id))).reason, "unknown")
+    }))
+
+  it.effect("keeps at most `capacity` previews, forgetting the oldest", () =>
+    Effect.gen(function*() {
+      const store = yield* Previews.make<number>(120_000)
+      const ids = yield* Effect.forEach(Array.from({ length: Previews.capacity + 1 }, (_, i) => i), (i) => store.put(i))
+      assert.strictEqual((yield* Effect.flip(store.take(ids[0]!.id))).reason, "unknown")
+      assert.strictEqual(yield* store.take(ids[Previews.capacity]!.id), Previews.capacity)
+    }))
+})
+
+describe("A rebuilt claim plan against its preview", () => {
+  const setup = stage({ id: "lookup-table-create", kind: "lookup_table_setup", accounts: [wallet, "AddressLookupTab1e1111111111111111111111111"] })
+  const bound = Handlers.boundOf(wallet, plan, [setup])
+
+  it("matches with the same operation, asset and signers (a pre-signed signer is not asked to sign)", () => {
+    assert.isUndefined(Handlers.matchesBound(bound, plan, [stage(), stage({ requiredSigners: [wallet, other], presigned: [other] })]))
+    assert.isUndefined(Handlers.matchesBound(bound, plan, [setup]))
+  })
+
+  it("does not match a changed operation, asset, new signer, new account of a shown kind, or a costlier stage", () => {
+    const otherMint = { ...plan, operation: { ...plan.operation, baseMint: other } }
+    assert.include(Handlers.matchesBound(bound, otherMint, [stage()]), "operation")
+    assert.include(Handlers.matchesBound(bound, { ...plan, asset: { ...plan.asset, mint } }, [stage()]), "asset")
+    assert.include(Handlers.matchesBound(bound, plan, [stage({ requiredSigners: [wallet, other] })]), `signer ${other}`)
+    assert.include(Handlers.matchesBound(bound, plan, [{ ...setup, accounts: [...setup.accounts, other] }]), `account ${other}`)
+    const costly = String(10_000n * Handlers.rebuiltFeeFactor + 1n)
+    assert.include(Handlers.matchesBound(bound, plan, [stage({ networkFeeLamports: costly })]), "network fee")
+  })
+})
