@@ -18,6 +18,7 @@ import * as AgentLogin from "./AgentLogin.js"
 import * as Executor from "./internal/executor.js"
 import * as Operations from "./internal/operations.js"
 import type * as Settings from "./internal/settings.js"
+import * as Validate from "./internal/validate.js"
 import * as Watchdog from "./internal/watchdog.js"
 import * as RateBudget from "./RateBudget.js"
 import * as RetryPolicy from "./RetryPolicy.js"
@@ -183,22 +184,14 @@ export const defaults = {
 const redirectMode = (): globalThis.RequestRedirect =>
   typeof globalThis.process === "object" && typeof globalThis.process.versions?.node === "string" ? "manual" : "error"
 
-const invalid = (field: string, rule: string) =>
-  new FeeShareError.InvalidRequest({
-    operation: "FeeShareClient.make",
-    field,
-    rule,
-    message: `FeeShareClient.make: ${field} ${rule}`
-  })
+const operation = "FeeShareClient.make"
 
-const positiveMillis = (field: string, input: Duration.DurationInput | undefined, fallback: Duration.Duration) => {
-  const duration = input === undefined ? Option.some(fallback) : Duration.decodeUnknown(input)
-  return Option.isSome(duration) && Duration.toMillis(duration.value) > 0 && Duration.isFinite(duration.value)
-    ? Effect.succeed(Duration.toMillis(duration.value))
-    : Effect.fail(invalid(field, "must be a positive, finite duration"))
-}
+const invalid = (field: string, rule: string) => Validate.invalid(operation, field, rule)
 
-const isPositiveInt = (n: number) => Number.isSafeInteger(n) && n > 0
+const positiveMillis = (field: string, input: Duration.DurationInput | undefined, fallback: Duration.Duration) =>
+  Validate.positiveMillis(operation, field, input, fallback)
+
+const isPositiveInt = Validate.isPositiveInt
 
 const isHttpUrl = (text: string): boolean => {
   try {
@@ -321,17 +314,14 @@ export const make = (
   Effect.gen(function*() {
     if (!isHttpUrl(options.baseUrl)) return yield* invalid("baseUrl", "must be an absolute http(s) URL")
     const timeoutMillis = yield* positiveMillis("timeout", options.timeout, defaults.timeout)
-    const maxRateLimitWaitMillis = options.maxRateLimitWait === undefined
-      ? Duration.toMillis(defaults.maxRateLimitWait)
-      : Option.match(Duration.decodeUnknown(options.maxRateLimitWait), {
-        onNone: () => -1,
-        onSome: Duration.toMillis
-      })
-    if (!(maxRateLimitWaitMillis >= 0)) {
-      return yield* invalid("maxRateLimitWait", "must be a non-negative duration")
-    }
+    const maxRateLimitWaitMillis = yield* Validate.nonNegativeMillis(
+      operation,
+      "maxRateLimitWait",
+      options.maxRateLimitWait,
+      defaults.maxRateLimitWait
+    )
     const retry = RetryPolicy.make(options.retry)
-    if (!isPositiveInt(retry.maxAttempts)) return yield* invalid("retry.maxAttempts", "must be a positive integer")
+    if (!isPositiveInt(retry.maxAttempts)) return yield* invalid("retry.maxAttempts", Validate.maxAttemptsRule)
     if (!Number.isFinite(retry.baseDelayMillis) || !Number.isFinite(retry.maxDelayMillis)) {
       return yield* invalid("retry", "delays must be finite durations")
     }
