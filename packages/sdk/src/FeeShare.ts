@@ -14,6 +14,7 @@ import * as Domain from "@feeshare/domain/FeeShareError"
 import type * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 import type * as Trade from "@feeshare/domain/Trade"
+import * as ClientCall from "@feeshare/client/CallOptions"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
 import type * as Chain from "@feeshare/solana/Chain"
@@ -26,6 +27,7 @@ import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } fro
 import { platform } from "#platform"
 import * as Errors from "./Errors.js"
 import { Calls } from "./internal/calls.js"
+import * as Logging from "./internal/logging.js"
 import * as SignerInput from "./SignerInput.js"
 
 /**
@@ -61,6 +63,15 @@ export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "ap
    * client (loaded on the first call); elsewhere `globalThis.fetch`.
    */
   readonly fetch?: typeof globalThis.fetch | undefined
+  /**
+   * The least severe log line passed to `logger`: `debug` (a line per call: operation,
+   * method, status, failure, duration), `info`, `warn` (the default), `error`, or `off`.
+   * Default: the `FEESHARE_LOG` environment variable (Node), else `warn`. The API key and
+   * secret keys are never logged.
+   */
+  readonly logLevel?: Logging.Level | undefined
+  /** Where log lines go (default `console`): `(message, fields)` per level. */
+  readonly logger?: Logging.FeeShareLogger | undefined
 }
 
 /**
@@ -69,9 +80,22 @@ export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "ap
  * @since 0.1.0
  * @category models
  */
-export interface CallOptions {
+export interface CallOptions extends ClientCall.Options {
   /** Aborting interrupts the call and cancels its HTTP request; it rejects with `Aborted`. */
   readonly signal?: AbortSignal | undefined
+}
+
+/**
+ * A value with the answer it came in (see `FeeShare.withResponse`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ApiResponse<A> = ClientCall.Response<A>
+
+/** The answer of the call `withResponse` wraps, once it is known. */
+interface Capture {
+  response: ApiResponse<unknown> | undefined
 }
 
 /**
@@ -216,17 +240,40 @@ export class FeeShare implements AsyncDisposable {
   readonly #rpcUrl: string | ReadonlyArray<string> | undefined
   readonly #rpcOptions: ChainRpc.Options
   readonly #commitment: Chain.Commitment | undefined
+  /** Set by `withResponse` while its `call` starts: the operation it starts records its answer here. */
+  #capture: Capture | undefined
 
   constructor(options: FeeShareOptions) {
-    const { apiKey, commitment, fetch, onRateLimitWait, rpcPollInterval, rpcTimeout, rpcUrl, signer, ...clientOptions } =
-      options
+    const {
+      apiKey,
+      commitment,
+      fetch,
+      logger,
+      logLevel,
+      onRateLimitWait,
+      rpcPollInterval,
+      rpcTimeout,
+      rpcUrl,
+      signer,
+      ...clientOptions
+    } = options
     const http = platform.httpClient(fetch)
+    const key = typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey
+    const logging = Logging.layer({
+      logLevel,
+      env: platform.env("FEESHARE_LOG"),
+      logger,
+      apiKey: key === undefined ? undefined : Redacted.value(key)
+    })
     this.#runtime = ManagedRuntime.make(
-      Client.layer({
-        ...clientOptions,
-        apiKey: typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey,
-        onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
-      }).pipe(Layer.provide(http))
+      Layer.merge(
+        Client.layer({
+          ...clientOptions,
+          apiKey: key,
+          onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
+        }).pipe(Layer.provide(http)),
+        logging
+      )
     )
     this.#signers = Redacted.make(signer === undefined ? [] : isList(signer) ? [...signer] : [signer])
     this.#rpcUrl = rpcUrl
@@ -239,8 +286,18 @@ export class FeeShare implements AsyncDisposable {
     if (this.#closing.signal.aborted) {
       return Promise.reject(new Errors.Closed({ status: 0, message: "the client is closed" }))
     }
+    const capture = this.#capture
+    if (capture !== undefined) {
+      // only the operations of the service (through #call) have an answer to give
+      this.#capture = undefined
+      return rejected(invalid("withResponse", "call", "must call one operation of the service"))
+    }
     const signal = options?.signal
-    return this.#calls.run(this.#runtime, effect, signal, (exit) => {
+    const overridden = options !== undefined &&
+        (options.timeout !== undefined || options.retry !== undefined || options.maxRateLimitWait !== undefined)
+      ? ClientCall.withCallOptions(options)(effect)
+      : effect
+    return this.#calls.run(this.#runtime, overridden, signal, (exit) => {
       if (Exit.isSuccess(exit)) return exit.value
       // an interruption comes from the caller's signal or from close()
       throw Errors.fromCause(exit.cause, signal?.aborted === true ? signal : this.#closing.signal)
@@ -248,7 +305,40 @@ export class FeeShare implements AsyncDisposable {
   }
 
   #call<A, E>(f: (client: Client.FeeShareClient.Service) => Effect.Effect<A, E>, options: CallOptions | undefined) {
-    return this.#run(Effect.flatMap(FeeShareClient, f), options)
+    const call = Effect.flatMap(FeeShareClient, f)
+    const capture = this.#capture
+    if (capture === undefined) return this.#run(call, options)
+    this.#capture = undefined
+    return this.#run(
+      Effect.map(ClientCall.withResponse(call), (response) => {
+        capture.response = response
+        return response.data
+      }),
+      options
+    )
+  }
+
+  /**
+   * The value of one operation with the answer it came in: its HTTP status, headers and
+   * rate-limit snapshot. `call` must call one operation of this `FeeShare` (not a plan or
+   * a transaction flow), e.g.
+   * `const { data, status, rateLimit } = await feeshare.withResponse(() => feeshare.analytics.pools())`.
+   */
+  async withResponse<A>(call: () => Promise<A>): Promise<ApiResponse<A>> {
+    const capture: Capture = { response: undefined }
+    this.#capture = capture
+    let promise: Promise<A>
+    try {
+      promise = call()
+    } finally {
+      this.#capture = undefined
+    }
+    const data = await promise
+    const response = capture.response
+    if (response === undefined) {
+      throw Errors.fromCause(Cause.fail(invalid("withResponse", "call", "must call one operation of the service")))
+    }
+    return { data, status: response.status, headers: response.headers, rateLimit: response.rateLimit }
   }
 
   /** The configured signers, or `InvalidRequest` when there is none. */

@@ -13,6 +13,7 @@
 
 /** @since 0.1.0 */
 export {
+  type ApiResponse,
   type CallOptions,
   type ExecutePlanOptions,
   FeeShare,
@@ -28,6 +29,9 @@ export {
 
 /** @since 0.1.0 */
 export * from "./Errors.js"
+
+/** @since 0.1.0 */
+export type { FeeShareLogger, Level as LogLevel } from "./internal/logging.js"
 
 /** @since 0.1.0 */
 export type { KitKeyPairSigner, LabelledSecretKey, SignerInput } from "./SignerInput.js"
