@@ -44,6 +44,7 @@ import * as ClaimsArea from "./internal/market/claims.js"
 import * as Constants from "./internal/market/constants.js"
 import * as FeeSharing from "./internal/market/feeSharing.js"
 import * as LaunchArea from "./internal/market/launch.js"
+import * as Payouts from "./internal/market/payouts.js"
 import * as Setup from "./internal/market/setup.js"
 import * as State from "./internal/market/state.js"
 import * as Trading from "./internal/market/trading.js"
@@ -92,7 +93,7 @@ export const make = (options: Pick<Options, "seed">) =>
     const { launch } = LaunchArea.make(market, trading)
     const { adminList, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
-    const { createPlan } = ClaimPlans.make(market)
+    const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
     const { claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
     const setup = yield* Setup.make(market)
     const service: Market.Service = {
