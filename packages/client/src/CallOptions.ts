@@ -23,7 +23,7 @@
  * @since 0.1.0
  */
 import type { FeeShareError, RateLimit } from "@feeshare/domain"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import * as Call from "./internal/call.js"
 import * as Validate from "./internal/validate.js"
 
@@ -70,6 +70,26 @@ const resolve = (options: Options): Effect.Effect<Call.Overrides, FeeShareError.
 export const withCallOptions = (options: Options) =>
 <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | FeeShareError.InvalidRequest, R> =>
   Effect.flatMap(resolve(options), (overrides) => Effect.provideService(self, Call.CurrentOverrides, overrides))
+
+/**
+ * The overrides in force for the calls in scope (a `Context.Reference`; absent, the
+ * client's own settings apply).
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export const CurrentOverrides = Call.CurrentOverrides
+
+/**
+ * `options` for every call of the program it is provided to, as a layer; a call's own
+ * `withCallOptions` inside that program wins.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<Call.CurrentOverrides, FeeShareError.InvalidRequest> => Layer.effect(Call.CurrentOverrides, resolve(options))
 
 /**
  * A value with the answer it came in: the HTTP status, the response headers and the

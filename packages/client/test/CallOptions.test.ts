@@ -64,6 +64,18 @@ describe("CallOptions against the sandbox", () => {
         assert.strictEqual(sent(), 9)
       })))
 
+  it.scopedLive("layer: the same overrides for a whole program; a call's own withCallOptions wins", () =>
+    withSandbox({ errorRates: { 503: 1 } }, { retry: { maxAttempts: 3, baseDelay: "1 millis" } }, (client, sent) =>
+      Effect.gen(function*() {
+        yield* Effect.flip(client.analytics.pools())
+        assert.strictEqual(sent(), 3)
+        yield* Effect.flip(client.analytics.pools()).pipe(
+          Effect.zipRight(Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 2 } })))),
+          Effect.provide(CallOptions.layer({ retry: { maxAttempts: 1 } }))
+        )
+        assert.strictEqual(sent(), 6)
+      })))
+
   it.scopedLive("maxRateLimitWait: a call may wait for the reset where the client would refuse at once", () =>
     withSandbox({ rateLimit: 1, rateWindowMillis: 1000 }, { maxRateLimitWait: 0 }, (client, sent) =>
       Effect.gen(function*() {

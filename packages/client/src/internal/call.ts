@@ -1,7 +1,7 @@
 /**
  * What one call may carry in its context: overrides of the client's time limit, attempts and
- * rate-limit wait (`FeeShareClient.withCallOptions`), and the cell its answer is recorded in
- * (`FeeShareClient.withResponse`). Both are `Context.Reference`s: absent, the client's own
+ * rate-limit wait (`CallOptions.withCallOptions`, `CallOptions.layer`), and the cell its answer
+ * is recorded in (`CallOptions.withResponse`). Both are `Context.Reference`s: absent, the client's own
  * settings apply and nothing is recorded.
  */
 import type { RateLimit } from "@feeshare/domain"
