@@ -11,13 +11,15 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { type AgentAuth, Api, FeeShareError, type RateLimit } from "@feeshare/domain"
-import { Clock, Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type * as Scope from "effect/Scope"
 import * as AgentLogin from "./AgentLogin.js"
 import * as Executor from "./internal/executor.js"
 import * as Operations from "./internal/operations.js"
 import type * as Settings from "./internal/settings.js"
+import * as Validate from "./internal/validate.js"
+import * as BudgetAccount from "./internal/budgetAccount.js"
 import * as Watchdog from "./internal/watchdog.js"
 import * as RateBudget from "./RateBudget.js"
 import * as RetryPolicy from "./RetryPolicy.js"
@@ -183,22 +185,14 @@ export const defaults = {
 const redirectMode = (): globalThis.RequestRedirect =>
   typeof globalThis.process === "object" && typeof globalThis.process.versions?.node === "string" ? "manual" : "error"
 
-const invalid = (field: string, rule: string) =>
-  new FeeShareError.InvalidRequest({
-    operation: "FeeShareClient.make",
-    field,
-    rule,
-    message: `FeeShareClient.make: ${field} ${rule}`
-  })
+const operation = "FeeShareClient.make"
 
-const positiveMillis = (field: string, input: Duration.DurationInput | undefined, fallback: Duration.Duration) => {
-  const duration = input === undefined ? Option.some(fallback) : Duration.decodeUnknown(input)
-  return Option.isSome(duration) && Duration.toMillis(duration.value) > 0 && Duration.isFinite(duration.value)
-    ? Effect.succeed(Duration.toMillis(duration.value))
-    : Effect.fail(invalid(field, "must be a positive, finite duration"))
-}
+const invalid = (field: string, rule: string) => Validate.invalid(operation, field, rule)
 
-const isPositiveInt = (n: number) => Number.isSafeInteger(n) && n > 0
+const positiveMillis = (field: string, input: Duration.DurationInput | undefined, fallback: Duration.Duration) =>
+  Validate.positiveMillis(operation, field, input, fallback)
+
+const isPositiveInt = Validate.isPositiveInt
 
 const isHttpUrl = (text: string): boolean => {
   try {
@@ -208,87 +202,6 @@ const isHttpUrl = (text: string): boolean => {
     return false
   }
 }
-
-/** The budget as `make` validated it, before its account is known. */
-interface BudgetOptions {
-  readonly store: RateBudget.Store
-  readonly key: string | undefined
-  readonly address: string | undefined
-  readonly limit: number
-  /** The window plus the margin. */
-  readonly windowMillis: number
-}
-
-const budgetNameRule = "must be 1 to 200 characters, without control characters"
-
-const isBudgetName = (name: string) => name.length > 0 && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)
-
-/** The user's id in `auth/me`'s answer, if it has one. */
-const userIdOf = (answer: unknown): string | undefined => {
-  if (typeof answer !== "object" || answer === null || !("user" in answer)) return undefined
-  const user = answer.user
-  if (typeof user !== "object" || user === null || !("uuid" in user)) return undefined
-  return typeof user.uuid === "string" && isBudgetName(user.uuid) ? user.uuid : undefined
-}
-
-/**
- * The account's budget name: the given `key`; else, for a store other processes share, the
- * id of the key's user from `auth/me` (`anonymous` without a key); else `default`.
- */
-const accountOf = (
-  budget: BudgetOptions,
-  hasApiKey: boolean,
-  me: (input?: unknown) => Effect.Effect<unknown, FeeShareError.FeeShareError>
-): Effect.Effect<string, FeeShareError.FeeShareError> => {
-  if (budget.key !== undefined) return Effect.succeed(`account:${budget.key}`)
-  if (!budget.store.shared) return Effect.succeed("account:default")
-  if (!hasApiKey) return Effect.succeed("account:anonymous")
-  return Effect.flatMap(me(), (answer) => {
-    const id = userIdOf(answer)
-    return id === undefined
-      ? Effect.fail(
-        new FeeShareError.UnexpectedResponse({
-          status: 200,
-          message: "auth/me answered without a user id; the shared rate budget cannot name the account",
-          operation: Api.operationName("identity", "me"),
-          body: ""
-        })
-      )
-      : Effect.succeed(`user:${id}`)
-  })
-}
-
-/**
- * The buckets of every call, resolved once (a failure is not kept: the next call asks
- * again). The answer that named the account corrects the budget with the next admission.
- */
-const bucketsOf = (
-  options: BudgetOptions,
-  account: Effect.Effect<string, FeeShareError.FeeShareError>,
-  budget: Settings.Budget,
-  settings: Settings.Settings
-) =>
-  Effect.map(Effect.makeSemaphore(1), (lock) => {
-    let resolved: ReadonlyArray<RateBudget.Bucket> | undefined
-    const bucket = (key: string): RateBudget.Bucket => ({ key, limit: options.limit, windowMillis: options.windowMillis })
-    const resolve = Effect.gen(function*() {
-      if (resolved !== undefined) return resolved
-      const name = yield* account
-      const buckets = options.address === undefined ? [bucket(name)] : [bucket(name), bucket(`address:${options.address}`)]
-      const known = yield* SubscriptionRef.get(settings.rateLimit)
-      if (Option.isSome(known) && budget.pending === undefined) {
-        budget.pending = {
-          used: known.value.limit - known.value.remaining,
-          limit: known.value.limit,
-          receivedAt: yield* Clock.currentTimeMillis,
-          resetAtMillis: known.value.resetAtMillis
-        }
-      }
-      resolved = buckets
-      return buckets
-    })
-    return Effect.suspend(() => resolved !== undefined ? Effect.succeed(resolved) : lock.withPermits(1)(resolve))
-  })
 
 type Built = Readonly<Record<string, Readonly<Record<string, (input?: unknown) => unknown>>>>
 
@@ -321,17 +234,14 @@ export const make = (
   Effect.gen(function*() {
     if (!isHttpUrl(options.baseUrl)) return yield* invalid("baseUrl", "must be an absolute http(s) URL")
     const timeoutMillis = yield* positiveMillis("timeout", options.timeout, defaults.timeout)
-    const maxRateLimitWaitMillis = options.maxRateLimitWait === undefined
-      ? Duration.toMillis(defaults.maxRateLimitWait)
-      : Option.match(Duration.decodeUnknown(options.maxRateLimitWait), {
-        onNone: () => -1,
-        onSome: Duration.toMillis
-      })
-    if (!(maxRateLimitWaitMillis >= 0)) {
-      return yield* invalid("maxRateLimitWait", "must be a non-negative duration")
-    }
+    const maxRateLimitWaitMillis = yield* Validate.nonNegativeMillis(
+      operation,
+      "maxRateLimitWait",
+      options.maxRateLimitWait,
+      defaults.maxRateLimitWait
+    )
     const retry = RetryPolicy.make(options.retry)
-    if (!isPositiveInt(retry.maxAttempts)) return yield* invalid("retry.maxAttempts", "must be a positive integer")
+    if (!isPositiveInt(retry.maxAttempts)) return yield* invalid("retry.maxAttempts", Validate.maxAttemptsRule)
     if (!Number.isFinite(retry.baseDelayMillis) || !Number.isFinite(retry.maxDelayMillis)) {
       return yield* invalid("retry", "delays must be finite durations")
     }
@@ -342,7 +252,7 @@ export const make = (
       return yield* invalid("maxRedirects", "must be an integer from 0 to 20")
     }
     const callerInit = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
-    let budgetOptions: Option.Option<BudgetOptions> = Option.none()
+    let budgetOptions: Option.Option<BudgetAccount.BudgetOptions> = Option.none()
     if (options.budget !== undefined) {
       const { address, key, limit } = options.budget
       if (!isPositiveInt(limit)) return yield* invalid("budget.limit", "must be a positive integer")
@@ -353,8 +263,8 @@ export const make = (
       if (!(marginMillis >= 0 && Number.isFinite(marginMillis))) {
         return yield* invalid("budget.margin", "must be a non-negative, finite duration")
       }
-      if (key !== undefined && !isBudgetName(key)) return yield* invalid("budget.key", budgetNameRule)
-      if (address !== undefined && !isBudgetName(address)) return yield* invalid("budget.address", budgetNameRule)
+      if (key !== undefined && !BudgetAccount.isBudgetName(key)) return yield* invalid("budget.key", BudgetAccount.budgetNameRule)
+      if (address !== undefined && !BudgetAccount.isBudgetName(address)) return yield* invalid("budget.address", BudgetAccount.budgetNameRule)
       const store = options.budget.store
       budgetOptions = Option.some({
         store: store === undefined ? RateBudget.memoryStore() : Effect.isEffect(store) ? yield* store : store,
@@ -389,9 +299,9 @@ export const make = (
       // auth/me, to name the account, is sent outside the budget; its answer's count corrects it
       const identify = Executor.make({ ...settings, budget: Option.none() })
       const me = operations.find((op) => op.operation === Api.operationName("identity", "me"))
-      const account = accountOf(budgetOptions.value, Option.isSome(settings.apiKey), (input) =>
+      const account = BudgetAccount.accountOf(budgetOptions.value, Option.isSome(settings.apiKey), (input) =>
         me === undefined ? Effect.dieMessage("FeeShareClient: Api.Api has no identity.me") : identify(me)(input))
-      budget.buckets = yield* bucketsOf(budgetOptions.value, account, budget, settings)
+      budget.buckets = yield* BudgetAccount.bucketsOf(budgetOptions.value, account, budget, settings)
     }
     const groups: Record<string, Record<string, (input?: unknown) => unknown>> = {}
     for (const op of operations) {

@@ -7,6 +7,8 @@
 /** @since 0.1.0 */
 export * as AgentLogin from "./AgentLogin.js"
 /** @since 0.1.0 */
+export * as CallOptions from "./CallOptions.js"
+/** @since 0.1.0 */
 export * as Failures from "./Failures.js"
 /** @since 0.1.0 */
 export * as FeeShareClient from "./FeeShareClient.js"

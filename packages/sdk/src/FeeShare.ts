@@ -9,11 +9,10 @@
  */
 import type * as AgentAuth from "@feeshare/domain/AgentAuth"
 import type * as Claims from "@feeshare/domain/Claims"
-import type * as FeeShareDomain from "@feeshare/domain/FeeShare"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import type * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
-import type * as Trade from "@feeshare/domain/Trade"
+import * as ClientCall from "@feeshare/client/CallOptions"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
 import type * as Chain from "@feeshare/solana/Chain"
@@ -26,162 +25,30 @@ import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } fro
 import { platform } from "#platform"
 import * as Errors from "./Errors.js"
 import { Calls } from "./internal/calls.js"
+import * as Logging from "./internal/logging.js"
+import type {
+  ApiResponse,
+  CallOptions,
+  ExecutePlanOptions,
+  FeeShareOptions,
+  Group,
+  LoginOptions,
+  PlanVerification,
+  Promised,
+  SendOptions,
+  SignAndSend,
+  VerifyPlanOptions
+} from "./Options.js"
 import * as SignerInput from "./SignerInput.js"
 
-/**
- * Options of a `FeeShare`: those of the Effect client (`baseUrl`, `timeout`, `retry`,
- * `maxRateLimitWait`, `budget`, with the same defaults), plus where and with what to sign.
- *
- * @since 0.1.0
- * @category models
- */
-export interface FeeShareOptions extends Omit<Client.FeeShareClient.Options, "apiKey" | "onRateLimitWait"> {
-  /** Sent as `x-api-key`; absent: only agent auth (`login`) and `ping` work. */
-  readonly apiKey?: string | Redacted.Redacted<string> | undefined
-  /** Called before every rate-limit wait (a spent window, the budget, a 429, a `Retry-After`). */
-  readonly onRateLimitWait?: ((wait: Client.RateLimitWait) => void) | undefined
-  /**
-   * Solana JSON-RPC endpoint, needed by `executePlan` and `signAndSend`; or several: every
-   * transaction is sent to all of them, reads go to the first that answers.
-   */
-  readonly rpcUrl?: string | ReadonlyArray<string> | undefined
-  /** The most one RPC call may take before it is retried (default 10 s). */
-  readonly rpcTimeout?: ChainRpc.Options["timeout"]
-  /**
-   * The wallet that signs (or several: the first is the wallet the requests are made for,
-   * the others sign only transactions that require them).
-   */
-  readonly signer?: SignerInput.SignerInput | ReadonlyArray<SignerInput.SignerInput> | undefined
-  /** Default commitment of `executePlan` and `signAndSend` (default `confirmed`). */
-  readonly commitment?: Chain.Commitment | undefined
-  /** Time between two signature-status polls of the RPC endpoint (default 400 ms). */
-  readonly rpcPollInterval?: ChainRpc.Options["pollInterval"]
-  /**
-   * A custom `fetch` (proxies, tests, edge runtimes). Default: on Node, undici's pooled
-   * client (loaded on the first call); elsewhere `globalThis.fetch`.
-   */
-  readonly fetch?: typeof globalThis.fetch | undefined
-}
-
-/**
- * Every method takes these as its last argument.
- *
- * @since 0.1.0
- * @category models
- */
-export interface CallOptions {
-  /** Aborting interrupts the call and cancels its HTTP request; it rejects with `Aborted`. */
-  readonly signal?: AbortSignal | undefined
-}
-
-/**
- * An operation of the Effect client as an `async` method with `CallOptions` appended.
- *
- * @since 0.1.0
- * @category models
- */
-export type Promised<F> = F extends (...input: infer I) => Effect.Effect<infer A, infer _E, infer _R>
-  ? (...args: [...input: I, options?: CallOptions]) => Promise<A>
-  : never
-
-/**
- * The operations of one group of the contract, as `async` methods.
- *
- * @since 0.1.0
- * @category models
- */
-export type Group<G extends string> = {
-  readonly [K in keyof Client.GroupClient<G>]: Promised<Client.GroupClient<G>[K]>
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface LoginOptions extends CallOptions {
-  /** The MFA code, or a function asked for it only when the wallet has MFA enabled. */
-  readonly mfaCode?: string | (() => Promise<string>) | undefined
-}
-
-/**
- * Options of `executePlan`: those of the plan executor, plus the request the plan came
- * from (needed when the plan must be rebuilt: `setup_required`, or an expired blockhash).
- *
- * @since 0.1.0
- * @category models
- */
-export interface ExecutePlanOptions
-  extends
-    CallOptions,
-    Pick<
-      PlanExecutor.Options<never, never>,
-      "commitment" | "maxRebuilds" | "warmupInterval" | "warmupDeadline" | "rebroadcastInterval"
-    >
-{
-  /** The request of `claims.createPlan` that built the plan; it is sent again to rebuild. */
-  readonly request?: Claims.ClaimPlanRequest | undefined
-  /** Called with every progress event (verified, signed, submitted, landed, rebuilt, ...). */
-  readonly onEvent?: ((event: PlanExecutor.Event) => void) | undefined
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface VerifyPlanOptions extends CallOptions {
-  /** The request the plan came from: its `transactionFormat` (default `v0`) is enforced. */
-  readonly request?: Claims.ClaimPlanRequest | undefined
-  /** Commitment of the block height the expiry is checked against (default `confirmed`). */
-  readonly commitment?: Chain.Commitment | undefined
-}
-
-/**
- * What `verifyPlan` found: every stage verified, and (with `rpcUrl`) those already expired.
- *
- * @since 0.1.0
- * @category models
- */
-export interface PlanVerification extends PlanExecutor.Verification {
-  /** Stages whose `lastValidBlockHeight` has passed; `undefined` without `rpcUrl`. */
-  readonly expiredStages: ReadonlyArray<string> | undefined
+/** The answer of the call `withResponse` wraps, once it is known. */
+interface Capture {
+  response: ApiResponse<unknown> | undefined
 }
 
 /** The format a plan was requested in: the request's, `v0` by default; unknown without it. */
 const requestedFormat = (request: Claims.ClaimPlanRequest | undefined) =>
   request === undefined ? undefined : request.transactionFormat ?? "v0"
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface SendOptions extends CallOptions, Flows.Options {}
-
-/**
- * Verify, sign with the configured signer(s), send, and wait until landed, for the service's
- * single transactions. Every transaction is verified before any is signed.
- *
- * @since 0.1.0
- * @category models
- */
-export interface SignAndSend {
-  /** The launch transaction (already signed by the token `mint`). */
-  readonly launch: (
-    transaction: string,
-    options: SendOptions & { readonly mint: string }
-  ) => Promise<Chain.Landed>
-  /** A swap transaction, as `trade.swap` returned it. */
-  readonly swap: (result: Trade.SwapResult, options?: SendOptions) => Promise<Chain.Landed>
-  /** The fee-share update entries, in order, each after the previous landed. */
-  readonly feeShareUpdate: (
-    entries: FeeShareDomain.TransactionEntries,
-    options?: SendOptions
-  ) => Promise<ReadonlyArray<Chain.Landed>>
-  /** The partner-claim entries: all but the last together, then the last. */
-  readonly partnerClaim: (
-    entries: FeeShareDomain.TransactionEntries,
-    options?: SendOptions
-  ) => Promise<ReadonlyArray<Chain.Landed>>
-}
 
 const isList = (
   signer: SignerInput.SignerInput | ReadonlyArray<SignerInput.SignerInput>
@@ -216,17 +83,40 @@ export class FeeShare implements AsyncDisposable {
   readonly #rpcUrl: string | ReadonlyArray<string> | undefined
   readonly #rpcOptions: ChainRpc.Options
   readonly #commitment: Chain.Commitment | undefined
+  /** Set by `withResponse` while its `call` starts: the operation it starts records its answer here. */
+  #capture: Capture | undefined
 
   constructor(options: FeeShareOptions) {
-    const { apiKey, commitment, fetch, onRateLimitWait, rpcPollInterval, rpcTimeout, rpcUrl, signer, ...clientOptions } =
-      options
+    const {
+      apiKey,
+      commitment,
+      fetch,
+      logger,
+      logLevel,
+      onRateLimitWait,
+      rpcPollInterval,
+      rpcTimeout,
+      rpcUrl,
+      signer,
+      ...clientOptions
+    } = options
     const http = platform.httpClient(fetch)
+    const key = typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey
+    const logging = Logging.layer({
+      logLevel,
+      env: platform.env("FEESHARE_LOG"),
+      logger,
+      apiKey: key === undefined ? undefined : Redacted.value(key)
+    })
     this.#runtime = ManagedRuntime.make(
-      Client.layer({
-        ...clientOptions,
-        apiKey: typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey,
-        onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
-      }).pipe(Layer.provide(http))
+      Layer.merge(
+        Client.layer({
+          ...clientOptions,
+          apiKey: key,
+          onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
+        }).pipe(Layer.provide(http)),
+        logging
+      )
     )
     this.#signers = Redacted.make(signer === undefined ? [] : isList(signer) ? [...signer] : [signer])
     this.#rpcUrl = rpcUrl
@@ -239,8 +129,18 @@ export class FeeShare implements AsyncDisposable {
     if (this.#closing.signal.aborted) {
       return Promise.reject(new Errors.Closed({ status: 0, message: "the client is closed" }))
     }
+    const capture = this.#capture
+    if (capture !== undefined) {
+      // only the operations of the service (through #call) have an answer to give
+      this.#capture = undefined
+      return rejected(invalid("withResponse", "call", "must call one operation of the service"))
+    }
     const signal = options?.signal
-    return this.#calls.run(this.#runtime, effect, signal, (exit) => {
+    const overridden = options !== undefined &&
+        (options.timeout !== undefined || options.retry !== undefined || options.maxRateLimitWait !== undefined)
+      ? ClientCall.withCallOptions(options)(effect)
+      : effect
+    return this.#calls.run(this.#runtime, overridden, signal, (exit) => {
       if (Exit.isSuccess(exit)) return exit.value
       // an interruption comes from the caller's signal or from close()
       throw Errors.fromCause(exit.cause, signal?.aborted === true ? signal : this.#closing.signal)
@@ -248,7 +148,40 @@ export class FeeShare implements AsyncDisposable {
   }
 
   #call<A, E>(f: (client: Client.FeeShareClient.Service) => Effect.Effect<A, E>, options: CallOptions | undefined) {
-    return this.#run(Effect.flatMap(FeeShareClient, f), options)
+    const call = Effect.flatMap(FeeShareClient, f)
+    const capture = this.#capture
+    if (capture === undefined) return this.#run(call, options)
+    this.#capture = undefined
+    return this.#run(
+      Effect.map(ClientCall.withResponse(call), (response) => {
+        capture.response = response
+        return response.data
+      }),
+      options
+    )
+  }
+
+  /**
+   * The value of one operation with the answer it came in: its HTTP status, headers and
+   * rate-limit snapshot. `call` must call one operation of this `FeeShare` (not a plan or
+   * a transaction flow), e.g.
+   * `const { data, status, rateLimit } = await feeshare.withResponse(() => feeshare.analytics.pools())`.
+   */
+  async withResponse<A>(call: () => Promise<A>): Promise<ApiResponse<A>> {
+    const capture: Capture = { response: undefined }
+    this.#capture = capture
+    let promise: Promise<A>
+    try {
+      promise = call()
+    } finally {
+      this.#capture = undefined
+    }
+    const data = await promise
+    const response = capture.response
+    if (response === undefined) {
+      throw Errors.fromCause(Cause.fail(invalid("withResponse", "call", "must call one operation of the service")))
+    }
+    return { data, status: response.status, headers: response.headers, rateLimit: response.rateLimit }
   }
 
   /** The configured signers, or `InvalidRequest` when there is none. */

@@ -12,22 +12,28 @@
  */
 
 /** @since 0.1.0 */
-export {
-  type CallOptions,
-  type ExecutePlanOptions,
-  FeeShare,
-  type FeeShareOptions,
-  type Group,
-  type LoginOptions,
-  type PlanVerification,
-  type Promised,
-  type SendOptions,
-  type SignAndSend,
-  type VerifyPlanOptions
-} from "./FeeShare.js"
+export { FeeShare } from "./FeeShare.js"
+
+/** @since 0.1.0 */
+export type {
+  ApiResponse,
+  CallOptions,
+  ExecutePlanOptions,
+  FeeShareOptions,
+  Group,
+  LoginOptions,
+  PlanVerification,
+  Promised,
+  SendOptions,
+  SignAndSend,
+  VerifyPlanOptions
+} from "./Options.js"
 
 /** @since 0.1.0 */
 export * from "./Errors.js"
+
+/** @since 0.1.0 */
+export type { FeeShareLogger, Level as LogLevel } from "./internal/logging.js"
 
 /** @since 0.1.0 */
 export type { KitKeyPairSigner, LabelledSecretKey, SignerInput } from "./SignerInput.js"

@@ -6,7 +6,7 @@
 import type { HttpClientRequest } from "@effect/platform"
 import type { FeeShareError } from "@feeshare/domain"
 import type { Tracer } from "effect"
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, FiberRef, LogLevel, Option } from "effect"
 import * as Attempt from "./attempt.js"
 import * as Operations from "./operations.js"
 import * as Policy from "./policy.js"
@@ -26,10 +26,10 @@ export const make = (settings: Settings) => {
   const send = (
     op: Operations.Operation,
     request: HttpClientRequest.HttpClientRequest,
-    span: Tracer.Span
+    span: Tracer.Span,
+    hint: Response.Hint
   ): Effect.Effect<unknown, FeeShareError.FeeShareError> =>
     Effect.flatMap(decoder.rateLimit, (known) => {
-      const hint: Response.Hint = { retryAfter: undefined }
       if (Option.isSome(known) && known.value.remaining === 0) {
         return Effect.withParentSpan(policy.loop(op, request, span, undefined, hint), span)
       }
@@ -49,7 +49,9 @@ export const make = (settings: Settings) => {
   /**
    * The function a client method calls: validate, build the request, send it inside the
    * call's span. The span records no stack trace (it would point here, not at the caller),
-   * and the attempts set its attributes directly.
+   * and the attempts set its attributes directly. With the fiber's minimum log level at
+   * `Debug`, the call also logs its outcome inside a log span named after the operation,
+   * annotated with the operation and method (never a header, so never the key).
    */
   return (op: Operations.Operation) => {
     const spanOptions: Tracer.SpanOptions = {
@@ -58,10 +60,27 @@ export const make = (settings: Settings) => {
       attributes: { "feeshare.operation": op.operation, "http.request.method": op.method }
     }
     const base = Operations.baseRequest(op)
+    const annotations = { operation: op.operation, method: op.method }
     return (input?: unknown): Effect.Effect<unknown, FeeShareError.FeeShareError> => {
       const request = Operations.request(op, base, input)
       if (Either.isLeft(request)) return Effect.fail(decoder.scrubInvalid(request.left))
-      return Effect.useSpan(op.operation, spanOptions, (span) => send(op, request.right, span))
+      const hint: Response.Hint = { retryAfter: undefined, status: 0 }
+      const call = Effect.useSpan(op.operation, spanOptions, (span) => send(op, request.right, span, hint))
+      return Effect.withFiberRuntime((fiber) =>
+        LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
+          ? call
+          : call.pipe(
+            Effect.tapBoth({
+              onSuccess: () => Effect.logDebug("answered").pipe(Effect.annotateLogs({ status: hint.status })),
+              onFailure: (error) =>
+                Effect.logDebug("failed").pipe(
+                  Effect.annotateLogs({ failure: error._tag, status: "status" in error ? error.status : 0, message: error.message })
+                )
+            }),
+            Effect.annotateLogs(annotations),
+            Effect.withLogSpan(op.operation)
+          )
+      )
     }
   }
 }

@@ -10,6 +10,7 @@ import { Clock, Duration, Effect, Either, Option, Schedule } from "effect"
 import type * as RateBudget from "../RateBudget.js"
 import * as RetryPolicy from "../RetryPolicy.js"
 import type { Attempt } from "./attempt.js"
+import * as Call from "./call.js"
 import type { Operation } from "./operations.js"
 import { type Decoder, type Hint, withRateLimit } from "./response.js"
 import { type Budget, observationOf, type Settings, untrustedResetMillis } from "./settings.js"
@@ -55,12 +56,13 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
     op: Operation,
     info: { readonly limit: number; readonly remaining: number; readonly resetAt: number },
     what: string,
-    waitMillis: number
+    waitMillis: number,
+    maxWaitMillis: number
   ) =>
     new FeeShareError.RateLimited({
       status: 0,
       message: `${what}; waiting ${Math.ceil(waitMillis / 1000)} s would exceed maxRateLimitWait ` +
-        `(${Math.round(settings.maxRateLimitWaitMillis / 1000)} s); nothing was sent`,
+        `(${Math.round(maxWaitMillis / 1000)} s); nothing was sent`,
       operation: op.operation,
       limit: info.limit,
       remaining: info.remaining,
@@ -151,6 +153,8 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
       let waitedMillis = 0
       let waitedWindow = 0
       let retries: Schedule.ScheduleDriver<Duration.Duration, unknown> | undefined
+      // the client's settings, or the call's overrides (`FeeShareClient.withCallOptions`)
+      const { maxAttempts, maxRateLimitWaitMillis } = Call.effective(settings, yield* Call.CurrentOverrides)
       while (true) {
         if (failure === undefined) {
           // the last answer said the window is spent: wait for its reset instead of a sure 429
@@ -160,11 +164,17 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
             // a reset beyond any real window is not believed for longer than the caller's wait
             // budget: after it, the call is sent and its answer decides
             const wait = untilReset > untrustedResetMillis
-              ? settings.maxRateLimitWaitMillis - waitedMillis
+              ? maxRateLimitWaitMillis - waitedMillis
               : untilReset
             if (wait > 0) {
-              if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
-                return yield* spent(op, known.value, `rate limit spent until ${known.value.resetAt}`, wait)
+              if (waitedMillis + wait > maxRateLimitWaitMillis) {
+                return yield* spent(
+                  op,
+                  known.value,
+                  `rate limit spent until ${known.value.resetAt}`,
+                  wait,
+                  maxRateLimitWaitMillis
+                )
               }
               yield* Effect.logDebug("waiting for the rate-limit reset").pipe(
                 Effect.annotateLogs({ operation: op.operation, waitMillis: wait })
@@ -181,12 +191,13 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
               const now = yield* Clock.currentTimeMillis
               const wait = yield* admit(op, budget, buckets, now)
               if (wait <= 0) break
-              if (waitedMillis + wait > settings.maxRateLimitWaitMillis) {
+              if (waitedMillis + wait > maxRateLimitWaitMillis) {
                 return yield* spent(
                   op,
                   { limit: budget.limit, remaining: 0, resetAt: Math.ceil((now + wait) / 1000) },
                   "client-side budget spent",
-                  wait
+                  wait,
+                  maxRateLimitWaitMillis
                 )
               }
               yield* settings.onWait({ operation: op.operation, waitMillis: wait, reason: "budget" })
@@ -209,7 +220,7 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
           : Option.getOrUndefined(RateLimit.retryAfterMillis(header, yield* Clock.currentTimeMillis))
         if (asked !== undefined && (error._tag === "RateLimited" || RetryPolicy.isTransient(error))) {
           // the server said when to come back: then, or not at all within the wait budget
-          if (attempts >= settings.retry.maxAttempts || waitedMillis + asked > settings.maxRateLimitWaitMillis) {
+          if (attempts >= maxAttempts || waitedMillis + asked > maxRateLimitWaitMillis) {
             return yield* Effect.fail(error)
           }
           if (error._tag === "RateLimited") yield* shareBlock(op, error, asked)
@@ -224,7 +235,7 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
         if (error._tag === "RateLimited" && error.status === 429 && error.resetAt > 0) {
           // wait for the reset at most once per window, within the caller's wait budget
           const wait = Math.max(0, error.resetAt * 1000 - (yield* Clock.currentTimeMillis))
-          if (error.resetAt > waitedWindow && waitedMillis + wait <= settings.maxRateLimitWaitMillis) {
+          if (error.resetAt > waitedWindow && waitedMillis + wait <= maxRateLimitWaitMillis) {
             yield* Effect.logDebug("rate limited: waiting for the reset").pipe(
               Effect.annotateLogs({ operation: op.operation, waitMillis: wait, resetAt: error.resetAt })
             )
@@ -239,7 +250,7 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
         }
         // a 429 that does not say when the window resets is retried with backoff
         const unknownReset = error._tag === "RateLimited" && error.status === 429
-        if (attempts < settings.retry.maxAttempts && (RetryPolicy.isTransient(error) || unknownReset)) {
+        if (attempts < maxAttempts && (RetryPolicy.isTransient(error) || unknownReset)) {
           // the backoff schedule logs its delay and sleeps it
           retries ??= yield* Schedule.driver(backoff)
           yield* Effect.orDie(retries.next(error)).pipe(

@@ -14,6 +14,8 @@ import type { Settings } from "./settings.js"
 /** What the latest answer of a call said beyond its failure: its `Retry-After` (429 and 503). */
 export interface Hint {
   retryAfter: string | ReadonlyArray<string> | undefined
+  /** The status of the latest answer (for the call's debug log). */
+  status: number
 }
 
 /** The rate-limit snapshot of a failure, as the optional field of the domain's errors. */

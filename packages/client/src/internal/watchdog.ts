@@ -3,9 +3,9 @@ import { Clock, Deferred, Duration, Effect, Exit, type Scope } from "effect"
 /** One attempt under a deadline. */
 export interface Deadline {
   /** `true` once the deadline passed while the attempt was in flight (it has been cancelled). */
-  readonly timedOut: boolean
+  timedOut: boolean
   /** The attempt settled (or was interrupted): forget its deadline. */
-  readonly done: () => void
+  done: () => void
 }
 
 interface Entry extends Deadline {
@@ -74,4 +74,26 @@ export const make = (timeoutMillis: number): Effect.Effect<Watchdog, never, Scop
       return entry
     }
     return { start }
+  })
+
+/**
+ * The deadline of one attempt under another limit than the client's (a call's override):
+ * a timer fiber of its own, interrupted when the attempt settles.
+ */
+export const single = (cancel: Effect.Effect<void>, timeoutMillis: number): Effect.Effect<Deadline> =>
+  Effect.suspend(() => {
+    const deadline: Deadline = { timedOut: false, done: () => {} }
+    const timer = Effect.zipRight(
+      Effect.sleep(Duration.millis(timeoutMillis)),
+      Effect.suspend(() => {
+        deadline.timedOut = true
+        return cancel
+      })
+    )
+    return Effect.map(Effect.forkDaemon(timer), (fiber) => {
+      deadline.done = () => {
+        if (!deadline.timedOut) fiber.unsafeInterruptAsFork(fiber.id())
+      }
+      return deadline
+    })
   })

@@ -6,5 +6,6 @@ import type { Platform } from "./platform.js"
 
 export const platform: Platform = {
   httpClient: FetchClient.layer,
-  keyFiles: undefined
+  keyFiles: undefined,
+  env: () => undefined
 }

@@ -15,5 +15,6 @@ const undici = Layer.unwrapEffect(
 
 export const platform: Platform = {
   httpClient: (fetch) => (fetch === undefined ? undici : FetchClient.layer(fetch)),
-  keyFiles: KeyFiles.layer
+  keyFiles: KeyFiles.layer,
+  env: (name) => process.env[name]
 }

@@ -11,4 +11,6 @@ export interface Platform {
   readonly httpClient: (fetch: typeof globalThis.fetch | undefined) => Layer.Layer<HttpClient.HttpClient>
   /** Reads solana-keygen files; `undefined` where there is no file system. */
   readonly keyFiles: Layer.Layer<FileSystem.FileSystem> | undefined
+  /** The value of an environment variable; `undefined` where there is no environment. */
+  readonly env: (name: string) => string | undefined
 }
