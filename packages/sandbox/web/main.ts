@@ -223,9 +223,9 @@ const planGraph = (plan: PlanEntry): string => {
     const column = depth.get(stage.id) ?? 0
     const row = rowsPerColumn.get(column) ?? 0
     rowsPerColumn.set(column, row + 1)
-    position.set(stage.id, { x: 10 + column * 200, y: 10 + row * 60 })
+    position.set(stage.id, { x: 10 + column * 240, y: 10 + row * 60 })
   }
-  const width = 10 + (Math.max(0, ...depth.values()) + 1) * 200
+  const width = 10 + (Math.max(0, ...depth.values()) + 1) * 240
   const height = 10 + Math.max(1, ...rowsPerColumn.values()) * 60
   const edges = plan.stages.flatMap((stage) =>
     stage.dependsOn.map((dep) => {
@@ -233,13 +233,13 @@ const planGraph = (plan: PlanEntry): string => {
       const to = position.get(stage.id)
       return from === undefined || to === undefined
         ? ""
-        : `<line x1="${from.x + 160}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${to.y + 20}" stroke="#64748b" marker-end="url(#arrow)"/>`
+        : `<line x1="${from.x + 200}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${to.y + 20}" stroke="#64748b" marker-end="url(#arrow)"/>`
     })
   ).join("")
   const nodes = plan.stages.map((stage) => {
     const p = position.get(stage.id) ?? { x: 0, y: 0 }
     return `<g class="stage" data-stage="${escape(stage.id)}" data-state="${stage.state}">` +
-      `<rect x="${p.x}" y="${p.y}" width="160" height="40" rx="6" fill="${stateColors[stage.state]}"/>` +
+      `<rect x="${p.x}" y="${p.y}" width="200" height="40" rx="6" fill="${stateColors[stage.state]}"/>` +
       `<text x="${p.x + 8}" y="${p.y + 17}" fill="#fff">${escape(stage.id)}</text>` +
       `<text x="${p.x + 8}" y="${p.y + 33}" fill="#fff">${stage.state} · ${escape(stage.kind)}</text></g>`
   }).join("")
@@ -263,7 +263,7 @@ const plans = (s: State): string => {
         `<td>${st.bytes}</td><td>${st.signature === null ? "-" : addr(st.signature)}</td></tr>`))}
     </div>`
   ).join("")
-  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards">${cards || "<p class=\"muted\">(none)</p>"}</div>`
+  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards wide">${cards || "<p class=\"muted\">(none)</p>"}</div>`
 }
 
 const statusClass = (status: number): string => status === 429 ? "429" : `${Math.floor(status / 100)}xx`
