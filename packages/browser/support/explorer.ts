@@ -8,6 +8,8 @@ import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import {
+  AccountRole,
+  address,
   appendTransactionMessageInstruction,
   createSolanaRpc,
   createTransactionMessage,
@@ -163,10 +165,10 @@ export const scriptedFlow = Effect.gen(function*() {
     const rpc = createSolanaRpc(info.rpcUrl)
     const { value: blockhash } = await rpc.getLatestBlockhash().send()
     const transfer = {
-      programAddress: "11111111111111111111111111111111",
+      programAddress: address("11111111111111111111111111111111"),
       accounts: [
-        { address: poor.address, role: 3, signer: poor },
-        { address: creator.address, role: 1 }
+        { address: poor.address, role: AccountRole.WRITABLE_SIGNER, signer: poor },
+        { address: creator.address, role: AccountRole.WRITABLE }
       ],
       data: new Uint8Array([2, 0, 0, 0, ...new Uint8Array(new BigUint64Array([5n * SOL]).buffer)])
     } as const

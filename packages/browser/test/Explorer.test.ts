@@ -4,7 +4,7 @@
  * client-side, one failed transaction), then chromium opens each page and the test reads what
  * it shows. Screenshots go to `packages/browser/artifacts/` (gitignored).
  */
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, layer } from "@effect/vitest"
 import { Market } from "@feeshare/sandbox/Market"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Layer, Redacted } from "effect"
@@ -54,11 +54,11 @@ const sol = (lamports: bigint): string => {
   return `${digits.slice(0, -9)}${fraction === "" ? "" : `.${fraction}`} SOL`
 }
 
-const layer = Layer.mergeAll(sandboxLayer, Browser.layer)
+const explorerLayer = Layer.mergeAll(sandboxLayer, Browser.layer)
 
 describe("Sandbox explorer", () => {
   // the live clock: the sandbox's slots must pass for the claim plan's lookup table to warm up
-  it.layer(layer, { timeout: 180_000, excludeTestServices: true })("in chromium", (it) => {
+  layer(explorerLayer, { timeout: 180_000, excludeTestServices: true })("in chromium", (it) => {
     it.scoped("the overview: clock, counts, rate-limit buckets, key ids (never the key), the fault knobs; live", () =>
       Effect.gen(function*() {
         const done = yield* flow
