@@ -50,6 +50,8 @@ export const browser = Effect.acquireRelease(
       executablePath: chromiumPath,
       headless: true,
       viewport: { width: 1280, height: 900 },
+      // screenshots 960 px wide: small enough to commit under docs/
+      deviceScaleFactor: 0.75,
       args: [
         "--headless",
         "--no-sandbox",

@@ -44,7 +44,7 @@ const finish = (page: Page, name: string) =>
     const html = yield* Effect.promise(() => page.content())
     assert.notInclude(html, Redacted.value(info.demoApiKey))
     yield* ensureArtifacts
-    yield* Effect.promise(() => page.screenshot({ path: join(artifacts, `explorer-${name}.png`) }))
+    yield* Effect.promise(() => page.screenshot({ path: join(artifacts, `explorer-${name}.png`), scale: "device" }))
   })
 
 /** Lamports as the page writes them: SOL, trailing zeros dropped. */

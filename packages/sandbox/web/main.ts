@@ -130,11 +130,11 @@ const claimsChart = (shares: MarketView["tokens"][number]["shares"]): string => 
     const unclaimed = scale(s.unclaimed)
     const y = i * 24
     return `<g data-claimer="${escape(s.wallet)}"><text x="0" y="${y + 15}">${escape(short(s.wallet))}</text>` +
-      `<rect x="110" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${sol(s.claimed)}</title></rect>` +
-      `<rect x="${110 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${sol(s.unclaimed)}</title></rect>` +
-      `<text x="${116 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${sol(s.unclaimed)}</text></g>`
+      `<rect x="130" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${sol(s.claimed)}</title></rect>` +
+      `<rect x="${130 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${sol(s.unclaimed)}</title></rect>` +
+      `<text x="${136 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${sol(s.unclaimed)}</text></g>`
   }).join("")
-  return `<svg class="claims-chart" width="${110 + width + 200}" height="${Math.max(24, shares.length * 24)}" role="img" aria-label="claimed and claimable">${rows}</svg>`
+  return `<svg class="claims-chart" width="${130 + width + 200}" height="${Math.max(24, shares.length * 24)}" role="img" aria-label="claimed and claimable">${rows}</svg>`
 }
 
 const tokens = (s: State): string => {
