@@ -83,6 +83,20 @@ describe("Sandbox explorer", () => {
           page.waitForFunction((slot) => document.getElementById("slot")?.textContent !== slot, before)
         )
         yield* finish(page, "overview")
+        // the set-up action: the clock moves by a blockhash's life
+        const now = Number(yield* text(page, "#slot"))
+        const [answer] = yield* Effect.promise(() =>
+          Promise.all([
+            page.waitForResponse((response) => response.request().method() === "POST"),
+            page.click("#advance")
+          ])
+        )
+        assert.strictEqual(answer.status(), 200)
+        const moved = (yield* Effect.promise(() => answer.json())) as { response: { slot: string } }
+        assert.isAtLeast(Number(moved.response.slot), now + 150)
+        yield* Effect.promise(() =>
+          page.waitForFunction((from) => Number(document.getElementById("slot")?.textContent) >= from + 150, now)
+        )
       }))
 
     it.scoped("tokens: status, reserves, lifetime fees, the fee share and claimed vs claimable as charts, vaults", () =>

@@ -1,15 +1,16 @@
 /**
  * The sandbox explorer: a web page at the sandbox's root (`/`, same port as the API) showing
  * what the ledger and the service hold (overview, tokens, wallets, transactions, plans,
- * requests), live over server-sent events. Read-only: its routes are `GET`s that change
- * nothing. API keys appear by id and name only, never the key.
+ * requests), live over server-sent events. Its routes are `GET`s that change nothing; the page
+ * offers one of the sandbox's own set-up actions (advance the block clock by a blockhash's
+ * life, through `/sandbox/slots/advance`). API keys appear by id and name only, never the key.
  *
  * Off loopback (when the sandbox has an admin token), the state and the events need that token
  * too: `Authorization: Bearer TOKEN`, or `?token=TOKEN` (the page passes on its own `?token=`).
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
 import { Accounts, type KeyInfo } from "./Accounts.js"
 import { AdminToken, authorizes } from "./AdminToken.js"
@@ -21,6 +22,7 @@ import { LedgerState, Market } from "./Market.js"
 import { economics } from "./MarketLive.js"
 import type * as Options from "./Options.js"
 import { type BucketState, RateLimiter } from "./RateLimiter.js"
+import { SandboxApi } from "./SandboxApi.js"
 import type { Mount } from "./Server.js"
 
 /**
@@ -153,6 +155,20 @@ export interface State {
   readonly market: MarketView
   readonly wallets: ReadonlyArray<WalletView>
   readonly history: Snapshot
+  /** The sandbox's own set-up actions the page offers (paths of `SandboxApi`, `POST`). */
+  readonly actions: { readonly advanceSlots: string }
+}
+
+/** The path of a sandbox-only operation, from its definition. */
+const setupPath = (name: string): string => {
+  let path = ""
+  HttpApi.reflect(SandboxApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.name === name) path = endpoint.path
+    }
+  })
+  return path
 }
 
 const knobsOf = (options: Options.Options): Readonly<Record<string, string>> => ({
@@ -225,6 +241,7 @@ export const mount = (
       const adminToken = yield* AdminToken
       const assets = yield* Effect.cached(Effect.promise(() => ExplorerAssets.load()))
       let streams = 0
+      const actions = { advanceSlots: setupPath("advanceSlots") }
 
       const allowed = (request: HttpServerRequest.HttpServerRequest): boolean =>
         Option.match(adminToken, {
@@ -274,7 +291,8 @@ export const mount = (
           keys: accounts.keys(limits.keys),
           market: view,
           wallets,
-          history: history.snapshot(clock.blockHeight)
+          history: history.snapshot(clock.blockHeight),
+          actions
         }
         return HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
       })

@@ -91,6 +91,8 @@ const overview = (s: State): string => {
     <div class="stat">plans<b id="count-plans">${s.history.plans.length}</b></div>
     <div class="stat">requests<b id="count-requests">${s.history.requests.length}</b></div>
   </div>
+  <p><button id="advance" type="button">advance ${s.blockhashValidity} slots</button>
+    <span class="muted">(a sandbox set-up action: every blockhash handed out so far expires)</span></p>
   <h3>Rate-limit buckets</h3>
   ${table(["bucket", "limit", "remaining", "resets"], s.buckets.map((b) =>
     `<tr><td class="mono">${escape(b.key)}</td><td>${b.limit}</td><td>${b.remaining}</td><td>${new Date(b.resetAt * 1000).toISOString()}</td></tr>`), "buckets")}
@@ -311,9 +313,23 @@ document.addEventListener("change", (event) => {
   render()
 })
 
+/** The sandbox's own set-up action: the block clock moves by a blockhash's life. */
+const advance = async (): Promise<void> => {
+  if (state === undefined) return
+  await fetch(state.actions.advanceSlots, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ slots: state.blockhashValidity })
+  })
+}
+
 document.addEventListener("click", (event) => {
   const target = event.target
   if (!(target instanceof Element)) return
+  if (target.id === "advance") {
+    void advance()
+    return
+  }
   const row = target.closest("tr.tx")
   const signature = row?.getAttribute("data-signature")
   if (signature === null || signature === undefined) return
