@@ -171,6 +171,17 @@ const setupPath = (name: string): string => {
   return path
 }
 
+/**
+ * An event of `/explorer/events` (`event: tick`): the history's version (the page refetches the
+ * state when it moves) and the clock.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Tick extends Pick<State["clock"], "slot" | "blockHeight" | "blockhash" | "lastValidBlockHeight"> {
+  readonly version: number
+}
+
 const knobsOf = (options: Options.Options): Readonly<Record<string, string>> => ({
   rateLimit: `${options.rateLimit} per ${options.rateWindowMillis} ms`,
   agentAuthLimit: `${options.agentAuthLimit} per ${options.agentAuthWindowMillis} ms`,
@@ -297,12 +308,14 @@ export const mount = (
         return HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
       })
 
-      /** One event per change of the history or the clock: `{version, slot, blockHeight}`. */
+      /** One event per change of the history or the clock. */
       const events = Stream.repeatEffectWithSchedule(
-        Effect.map(ledger.clock, (clock) => ({
+        Effect.map(ledger.clock, (clock): Tick => ({
           version: history.version(),
           slot: clock.slot.toString(),
-          blockHeight: clock.blockHeight.toString()
+          blockHeight: clock.blockHeight.toString(),
+          blockhash: clock.blockhash,
+          lastValidBlockHeight: clock.lastValidBlockHeight.toString()
         })),
         Schedule.spaced(limits.pollMillis)
       ).pipe(

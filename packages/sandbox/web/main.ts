@@ -3,7 +3,7 @@
  * (`GET /explorer/state`) and refetches when the event stream (`/explorer/events`) says the
  * history moved; the clock comes with every event.
  */
-import type { MarketView, State, WalletView } from "../src/Explorer.js"
+import type { MarketView, State, Tick, WalletView } from "../src/Explorer.js"
 import type { PlanEntry, RequestEntry, StageEntry, TransactionEntry } from "../src/History.js"
 import { type Page, pages, paths } from "../src/internal/explorerPaths.js"
 
@@ -78,14 +78,17 @@ const refresh = async (): Promise<void> => {
 
 // ---- pages ------------------------------------------------------------------------------
 
+/** How long the latest blockhash stays valid. */
+const validity = (clock: Pick<State["clock"], "blockHeight" | "lastValidBlockHeight">, blocks: number): string =>
+  `valid to block ${clock.lastValidBlockHeight} (${BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight)} blocks; ${blocks} per blockhash)`
+
 const overview = (s: State): string => {
-  const valid = BigInt(s.clock.lastValidBlockHeight) - BigInt(s.clock.blockHeight)
   return `<h2>Overview</h2>
   <div class="stats">
     <div class="stat">slot<b id="slot">${s.clock.slot}</b></div>
     <div class="stat">block height<b id="block-height">${s.clock.blockHeight}</b></div>
     <div class="stat">blockhash<b class="mono" id="blockhash" title="${escape(s.clock.blockhash)}">${escape(short(s.clock.blockhash))}</b>
-      <span class="muted" id="blockhash-valid">valid to block ${s.clock.lastValidBlockHeight} (${valid} blocks; ${s.blockhashValidity} per blockhash)</span></div>
+      <span class="muted" id="blockhash-valid">${validity(s.clock, s.blockhashValidity)}</span></div>
     <div class="stat">tokens<b id="count-tokens">${s.market.tokens.length}</b></div>
     <div class="stat">transactions<b id="count-transactions">${s.history.transactions.length}</b></div>
     <div class="stat">plans<b id="count-plans">${s.history.plans.length}</b></div>
@@ -348,12 +351,18 @@ const events = new EventSource(withToken(paths.events))
 events.addEventListener("open", () => live(true))
 events.addEventListener("error", () => live(false))
 events.addEventListener("tick", (event) => {
-  const tick = JSON.parse((event as MessageEvent<string>).data) as { version: number; slot: string; blockHeight: string }
+  const tick = JSON.parse((event as MessageEvent<string>).data) as Tick
   if (tick.version !== version) void refresh()
-  const slot = document.getElementById("slot")
-  const height = document.getElementById("block-height")
-  if (slot !== null) slot.textContent = tick.slot
-  if (height !== null) height.textContent = tick.blockHeight
+  const show = (id: string, text: string, title?: string) => {
+    const found = document.getElementById(id)
+    if (found === null) return
+    found.textContent = text
+    if (title !== undefined) found.title = title
+  }
+  show("slot", tick.slot)
+  show("block-height", tick.blockHeight)
+  show("blockhash", short(tick.blockhash), tick.blockhash)
+  if (state !== undefined) show("blockhash-valid", validity(tick, state.blockhashValidity))
 })
 
 page = pageOf(location.hash)
