@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
+import { Deferred, Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
 import { Accounts, type KeyInfo } from "./Accounts.js"
 import { AdminToken, authorizes } from "./AdminToken.js"
 import * as ExplorerAssets from "./ExplorerAssets.js"
@@ -252,6 +252,10 @@ export const mount = (
       const adminToken = yield* AdminToken
       const assets = yield* Effect.cached(Effect.promise(() => ExplorerAssets.load()))
       let streams = 0
+      // the event streams end when the routes go (before the server closes, which would
+      // otherwise wait for them: a sandbox with an open page would never stop)
+      const closing = yield* Deferred.make<void>()
+      yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
       const actions = { advanceSlots: setupPath("advanceSlots") }
 
       const allowed = (request: HttpServerRequest.HttpServerRequest): boolean =>
@@ -320,6 +324,7 @@ export const mount = (
         Schedule.spaced(limits.pollMillis)
       ).pipe(
         Stream.changesWith((a, b) => a.version === b.version && a.slot === b.slot),
+        Stream.interruptWhen(Deferred.await(closing)),
         Stream.map((tick) => `event: tick\ndata: ${JSON.stringify(tick)}\n\n`),
         Stream.encodeText
       )

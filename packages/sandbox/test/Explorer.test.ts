@@ -1,16 +1,17 @@
 /**
- * The explorer off loopback: its state and events need the sandbox's admin token (a Bearer
- * header, or `?token=` as the printed URL carries it); the page itself holds no data.
+ * The explorer's routes: off loopback its state and events need the sandbox's admin token (a
+ * Bearer header, or `?token=` as the printed URL carries it), the page itself holds no data;
+ * and an open event stream does not keep the sandbox from stopping.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import * as Explorer from "../src/Explorer.js"
 import * as Sandbox from "../src/Sandbox.js"
 import { SandboxInfo } from "../src/Server.js"
 import { fetchReply } from "./support/http.js"
 
-describe("Explorer off loopback", () => {
-  it.live("state and events need the admin token: 401 without, answered with the header or ?token=", () =>
+describe("Explorer routes", () => {
+  it.live("off loopback, state and events need the admin token: 401 without, answered with the header or ?token=", () =>
     Effect.gen(function*() {
       const info = yield* SandboxInfo
       const token = Option.getOrThrow(info.adminToken)
@@ -30,4 +31,25 @@ describe("Explorer off loopback", () => {
       // the page: no data in it, served to anyone
       assert.strictEqual((yield* fetchReply(`${info.rootUrl}/`)).status, 200)
     }).pipe(Effect.scoped, Effect.provide(Sandbox.layer({ host: "0.0.0.0", adminToken: "sbx_admin_explorer_test" }))))
+
+  it.live("an open event stream ends when the sandbox stops, which does not wait for it", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(Sandbox.layer(), scope)
+      const info = Context.get(context, SandboxInfo)
+      const reader = yield* Effect.promise(async () => {
+        const response = await fetch(`${info.rootUrl}${Explorer.paths.events}`)
+        const body = response.body!.getReader()
+        await body.read() // the first chunk: the stream is open
+        return body
+      })
+      yield* Scope.close(scope, Exit.void)
+      const ended = yield* Effect.promise(async () => {
+        for (;;) {
+          const { done } = await reader.read().catch(() => ({ done: true }))
+          if (done) return true
+        }
+      })
+      assert.isTrue(ended)
+    }))
 })
