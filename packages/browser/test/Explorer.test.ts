@@ -233,6 +233,8 @@ describe("Sandbox explorer", () => {
         assert.isAtLeast(shown.length, 1)
         assert.isTrue(shown.every((s) => s !== null && s.startsWith("4")), JSON.stringify(shown))
         assert.include(yield* text(page, "#requests tbody"), "/api/v1/no-such-route")
+        // the page itself asks the API for nothing (no favicon request counted against the IP)
+        assert.notInclude(yield* text(page, "#requests tbody"), "favicon")
         yield* Effect.promise(() => page.selectOption("#status-filter", "all"))
         yield* finish(page, "requests")
       }))
