@@ -113,7 +113,12 @@ describe("tarballs", () => {
       expect(files, name).toContain("package/package.json")
       expect(files.some((file) => file.startsWith("package/dist/")), name).toBe(true)
       for (const file of files) {
-        expect(file, name).not.toMatch(/^package\/(src|test|bench|scripts)\/|tsconfig|\.tsbuildinfo$|vitest/)
+        expect(file, name).not.toMatch(/^package\/(src|test|bench|scripts|web)\/|tsconfig|\.tsbuildinfo$|vitest/)
+      }
+      // the sandbox explorer's page, built when packed, in both packages that serve it
+      if (name === "@feeshare/sandbox" || name === "@feeshare/cli") {
+        expect(files, name).toContain("package/dist/explorer/index.html")
+        expect(files, name).toContain("package/dist/explorer/app.js")
       }
     }
   })

@@ -1,16 +1,17 @@
 /**
  * The sandbox explorer: a web page at the sandbox's root (`/`, same port as the API) showing
  * what the ledger and the service hold (overview, tokens, wallets, transactions, plans,
- * requests), live over server-sent events. Read-only: its routes are `GET`s that change
- * nothing. API keys appear by id and name only, never the key.
+ * requests), live over server-sent events. Its routes are `GET`s that change nothing; the page
+ * offers one of the sandbox's own set-up actions (advance the block clock by a blockhash's
+ * life, through `/sandbox/slots/advance`). API keys appear by id and name only, never the key.
  *
  * Off loopback (when the sandbox has an admin token), the state and the events need that token
  * too: `Authorization: Bearer TOKEN`, or `?token=TOKEN` (the page passes on its own `?token=`).
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
+import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Deferred, Effect, Option, Redacted, Schedule, Schema, Stream } from "effect"
 import { Accounts, type KeyInfo } from "./Accounts.js"
 import { AdminToken, authorizes } from "./AdminToken.js"
 import * as ExplorerAssets from "./ExplorerAssets.js"
@@ -21,6 +22,7 @@ import { LedgerState, Market } from "./Market.js"
 import { economics } from "./MarketLive.js"
 import type * as Options from "./Options.js"
 import { type BucketState, RateLimiter } from "./RateLimiter.js"
+import { SandboxApi } from "./SandboxApi.js"
 import type { Mount } from "./Server.js"
 
 /**
@@ -153,6 +155,31 @@ export interface State {
   readonly market: MarketView
   readonly wallets: ReadonlyArray<WalletView>
   readonly history: Snapshot
+  /** The sandbox's own set-up actions the page offers (paths of `SandboxApi`, `POST`). */
+  readonly actions: { readonly advanceSlots: string }
+}
+
+/** The path of a sandbox-only operation, from its definition. */
+const setupPath = (name: string): string => {
+  let path = ""
+  HttpApi.reflect(SandboxApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.name === name) path = endpoint.path
+    }
+  })
+  return path
+}
+
+/**
+ * An event of `/explorer/events` (`event: tick`): the history's version (the page refetches the
+ * state when it moves) and the clock.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Tick extends Pick<State["clock"], "slot" | "blockHeight" | "blockhash" | "lastValidBlockHeight"> {
+  readonly version: number
 }
 
 const knobsOf = (options: Options.Options): Readonly<Record<string, string>> => ({
@@ -225,6 +252,11 @@ export const mount = (
       const adminToken = yield* AdminToken
       const assets = yield* Effect.cached(Effect.promise(() => ExplorerAssets.load()))
       let streams = 0
+      // the event streams end when the routes go (before the server closes, which would
+      // otherwise wait for them: a sandbox with an open page would never stop)
+      const closing = yield* Deferred.make<void>()
+      yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
+      const actions = { advanceSlots: setupPath("advanceSlots") }
 
       const allowed = (request: HttpServerRequest.HttpServerRequest): boolean =>
         Option.match(adminToken, {
@@ -274,21 +306,25 @@ export const mount = (
           keys: accounts.keys(limits.keys),
           market: view,
           wallets,
-          history: history.snapshot(clock.blockHeight)
+          history: history.snapshot(clock.blockHeight),
+          actions
         }
         return HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
       })
 
-      /** One event per change of the history or the clock: `{version, slot, blockHeight}`. */
+      /** One event per change of the history or the clock. */
       const events = Stream.repeatEffectWithSchedule(
-        Effect.map(ledger.clock, (clock) => ({
+        Effect.map(ledger.clock, (clock): Tick => ({
           version: history.version(),
           slot: clock.slot.toString(),
-          blockHeight: clock.blockHeight.toString()
+          blockHeight: clock.blockHeight.toString(),
+          blockhash: clock.blockhash,
+          lastValidBlockHeight: clock.lastValidBlockHeight.toString()
         })),
         Schedule.spaced(limits.pollMillis)
       ).pipe(
         Stream.changesWith((a, b) => a.version === b.version && a.slot === b.slot),
+        Stream.interruptWhen(Deferred.await(closing)),
         Stream.map((tick) => `event: tick\ndata: ${JSON.stringify(tick)}\n\n`),
         Stream.encodeText
       )

@@ -284,6 +284,8 @@ const messageOf = (wire: Uint8Array): Uint8Array | undefined => {
   }
 }
 
+const abbreviated = (address: string): string => `${address.slice(0, 4)}…${address.slice(-4)}`
+
 const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
 const decodeInstructions = (message: Uint8Array): ReadonlyArray<DecodedInstruction> => {
@@ -544,7 +546,7 @@ export const tracked = <E, R>(market: Layer.Layer<Market, E, R>): Layer.Layer<Ma
           Effect.tap(inner.swap(request), (result) =>
             history.served(
               "swap",
-              `${request.quoteResponse.inAmount} ${request.quoteResponse.inputMint} → ${request.quoteResponse.outputMint}`,
+              `${request.quoteResponse.inAmount} ${abbreviated(request.quoteResponse.inputMint)} → ${abbreviated(request.quoteResponse.outputMint)}`,
               new Uint8Array(base58.encode(result.swapTransaction))
             )),
         updateConfig: (request) => Effect.map(inner.updateConfig(request), entries("update-config")),

@@ -3,7 +3,7 @@
  * (`GET /explorer/state`) and refetches when the event stream (`/explorer/events`) says the
  * history moved; the clock comes with every event.
  */
-import type { MarketView, State, WalletView } from "../src/Explorer.js"
+import type { MarketView, State, Tick, WalletView } from "../src/Explorer.js"
 import type { PlanEntry, RequestEntry, StageEntry, TransactionEntry } from "../src/History.js"
 import { type Page, pages, paths } from "../src/internal/explorerPaths.js"
 
@@ -78,19 +78,24 @@ const refresh = async (): Promise<void> => {
 
 // ---- pages ------------------------------------------------------------------------------
 
+/** How long the latest blockhash stays valid. */
+const validity = (clock: Pick<State["clock"], "blockHeight" | "lastValidBlockHeight">, blocks: number): string =>
+  `valid to block ${clock.lastValidBlockHeight} (${BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight)} blocks; ${blocks} per blockhash)`
+
 const overview = (s: State): string => {
-  const valid = BigInt(s.clock.lastValidBlockHeight) - BigInt(s.clock.blockHeight)
   return `<h2>Overview</h2>
   <div class="stats">
     <div class="stat">slot<b id="slot">${s.clock.slot}</b></div>
     <div class="stat">block height<b id="block-height">${s.clock.blockHeight}</b></div>
     <div class="stat">blockhash<b class="mono" id="blockhash" title="${escape(s.clock.blockhash)}">${escape(short(s.clock.blockhash))}</b>
-      <span class="muted" id="blockhash-valid">valid to block ${s.clock.lastValidBlockHeight} (${valid} blocks; ${s.blockhashValidity} per blockhash)</span></div>
+      <span class="muted" id="blockhash-valid">${validity(s.clock, s.blockhashValidity)}</span></div>
     <div class="stat">tokens<b id="count-tokens">${s.market.tokens.length}</b></div>
     <div class="stat">transactions<b id="count-transactions">${s.history.transactions.length}</b></div>
     <div class="stat">plans<b id="count-plans">${s.history.plans.length}</b></div>
     <div class="stat">requests<b id="count-requests">${s.history.requests.length}</b></div>
   </div>
+  <p><button id="advance" type="button">advance ${s.blockhashValidity} slots</button>
+    <span class="muted">(a sandbox set-up action: every blockhash handed out so far expires)</span></p>
   <h3>Rate-limit buckets</h3>
   ${table(["bucket", "limit", "remaining", "resets"], s.buckets.map((b) =>
     `<tr><td class="mono">${escape(b.key)}</td><td>${b.limit}</td><td>${b.remaining}</td><td>${new Date(b.resetAt * 1000).toISOString()}</td></tr>`), "buckets")}
@@ -130,11 +135,11 @@ const claimsChart = (shares: MarketView["tokens"][number]["shares"]): string => 
     const unclaimed = scale(s.unclaimed)
     const y = i * 24
     return `<g data-claimer="${escape(s.wallet)}"><text x="0" y="${y + 15}">${escape(short(s.wallet))}</text>` +
-      `<rect x="110" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${sol(s.claimed)}</title></rect>` +
-      `<rect x="${110 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${sol(s.unclaimed)}</title></rect>` +
-      `<text x="${116 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${sol(s.unclaimed)}</text></g>`
+      `<rect x="130" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${sol(s.claimed)}</title></rect>` +
+      `<rect x="${130 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${sol(s.unclaimed)}</title></rect>` +
+      `<text x="${136 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${sol(s.unclaimed)}</text></g>`
   }).join("")
-  return `<svg class="claims-chart" width="${110 + width + 200}" height="${Math.max(24, shares.length * 24)}" role="img" aria-label="claimed and claimable">${rows}</svg>`
+  return `<svg class="claims-chart" width="${130 + width + 200}" height="${Math.max(24, shares.length * 24)}" role="img" aria-label="claimed and claimable">${rows}</svg>`
 }
 
 const tokens = (s: State): string => {
@@ -223,9 +228,9 @@ const planGraph = (plan: PlanEntry): string => {
     const column = depth.get(stage.id) ?? 0
     const row = rowsPerColumn.get(column) ?? 0
     rowsPerColumn.set(column, row + 1)
-    position.set(stage.id, { x: 10 + column * 200, y: 10 + row * 60 })
+    position.set(stage.id, { x: 10 + column * 240, y: 10 + row * 60 })
   }
-  const width = 10 + (Math.max(0, ...depth.values()) + 1) * 200
+  const width = 10 + (Math.max(0, ...depth.values()) + 1) * 240
   const height = 10 + Math.max(1, ...rowsPerColumn.values()) * 60
   const edges = plan.stages.flatMap((stage) =>
     stage.dependsOn.map((dep) => {
@@ -233,13 +238,13 @@ const planGraph = (plan: PlanEntry): string => {
       const to = position.get(stage.id)
       return from === undefined || to === undefined
         ? ""
-        : `<line x1="${from.x + 160}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${to.y + 20}" stroke="#64748b" marker-end="url(#arrow)"/>`
+        : `<line x1="${from.x + 200}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${to.y + 20}" stroke="#64748b" marker-end="url(#arrow)"/>`
     })
   ).join("")
   const nodes = plan.stages.map((stage) => {
     const p = position.get(stage.id) ?? { x: 0, y: 0 }
     return `<g class="stage" data-stage="${escape(stage.id)}" data-state="${stage.state}">` +
-      `<rect x="${p.x}" y="${p.y}" width="160" height="40" rx="6" fill="${stateColors[stage.state]}"/>` +
+      `<rect x="${p.x}" y="${p.y}" width="200" height="40" rx="6" fill="${stateColors[stage.state]}"/>` +
       `<text x="${p.x + 8}" y="${p.y + 17}" fill="#fff">${escape(stage.id)}</text>` +
       `<text x="${p.x + 8}" y="${p.y + 33}" fill="#fff">${stage.state} · ${escape(stage.kind)}</text></g>`
   }).join("")
@@ -263,7 +268,7 @@ const plans = (s: State): string => {
         `<td>${st.bytes}</td><td>${st.signature === null ? "-" : addr(st.signature)}</td></tr>`))}
     </div>`
   ).join("")
-  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards">${cards || "<p class=\"muted\">(none)</p>"}</div>`
+  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards wide">${cards || "<p class=\"muted\">(none)</p>"}</div>`
 }
 
 const statusClass = (status: number): string => status === 429 ? "429" : `${Math.floor(status / 100)}xx`
@@ -311,9 +316,23 @@ document.addEventListener("change", (event) => {
   render()
 })
 
+/** The sandbox's own set-up action: the block clock moves by a blockhash's life. */
+const advance = async (): Promise<void> => {
+  if (state === undefined) return
+  await fetch(state.actions.advanceSlots, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ slots: state.blockhashValidity })
+  })
+}
+
 document.addEventListener("click", (event) => {
   const target = event.target
   if (!(target instanceof Element)) return
+  if (target.id === "advance") {
+    void advance()
+    return
+  }
   const row = target.closest("tr.tx")
   const signature = row?.getAttribute("data-signature")
   if (signature === null || signature === undefined) return
@@ -332,12 +351,18 @@ const events = new EventSource(withToken(paths.events))
 events.addEventListener("open", () => live(true))
 events.addEventListener("error", () => live(false))
 events.addEventListener("tick", (event) => {
-  const tick = JSON.parse((event as MessageEvent<string>).data) as { version: number; slot: string; blockHeight: string }
+  const tick = JSON.parse((event as MessageEvent<string>).data) as Tick
   if (tick.version !== version) void refresh()
-  const slot = document.getElementById("slot")
-  const height = document.getElementById("block-height")
-  if (slot !== null) slot.textContent = tick.slot
-  if (height !== null) height.textContent = tick.blockHeight
+  const show = (id: string, text: string, title?: string) => {
+    const found = document.getElementById(id)
+    if (found === null) return
+    found.textContent = text
+    if (title !== undefined) found.title = title
+  }
+  show("slot", tick.slot)
+  show("block-height", tick.blockHeight)
+  show("blockhash", short(tick.blockhash), tick.blockhash)
+  if (state !== undefined) show("blockhash-valid", validity(tick, state.blockhashValidity))
 })
 
 page = pageOf(location.hash)
