@@ -95,8 +95,9 @@ const claim = Command.make(
   { mint, format, dryRun },
   (args) => handle(groups.claims, (h, g) => h.claim(g, args))
 ).pipe(Command.withDescription(about("Claim a token's fees with --keypair", {
-  details: "Builds the plan, verifies every stage, signs and sends, lookup-table setup included, with a progress " +
-    "line per stage.",
+  details: "Builds the plan, verifies every stage, signs and sends, lookup-table setup included. On a terminal the " +
+    "progress is a live table (a row per stage, elapsed times, the current wait: rate limit, lookup-table warm-up, " +
+    "confirmation); on a pipe, one line per event.",
   examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
 })))
 
