@@ -16,6 +16,7 @@ import * as HelpTree from "./internal/helpDoc.js"
  * @category models
  */
 export interface Style {
+  /** A section heading as written. */
   readonly heading: (text: string) => string
 }
 

@@ -134,6 +134,7 @@ export class LiveTable {
   #warmingSince: number | undefined
   #completed: string | undefined
 
+  /** @param now the clock, in milliseconds (a manual one in tests) */
   constructor(readonly now: () => number) {
     this.#started = now()
   }
@@ -246,7 +247,9 @@ const short = (text: string, n: number): string => text.length <= 2 * n + 1 ? te
  * @category models
  */
 export interface Live {
+  /** What is shown. */
   readonly table: LiveTable
+  /** Writes the table over its previous rendering. */
   readonly render: () => void
 }
 
