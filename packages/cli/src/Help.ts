@@ -86,13 +86,19 @@ const row = (term: string, text: string, column: number): ReadonlyArray<string> 
   return [`${head.padEnd(column)}${first}`, ...rest]
 }
 
+let built: HelpTree.Node | undefined
+
 /**
- * The command tree with its help texts.
+ * The command tree with its help texts (read from the definitions on first use: a command
+ * that prints no help never pays for it).
  *
  * @since 0.1.0
  * @category models
  */
-export const tree: HelpTree.Node = HelpTree.treeOf(Cli.command, Cli.subcommands)
+export const tree = (): HelpTree.Node => {
+  built ??= HelpTree.treeOf(Cli.command, Cli.subcommands)
+  return built
+}
 
 /** A global option's short summary: its description up to the first ` (`, and its environment variable. */
 const globalSummary = (entry: HelpTree.Entry): string => {
@@ -109,22 +115,23 @@ const globalSummary = (entry: HelpTree.Entry): string => {
  * @category rendering
  */
 export const top = (style: Style = plain): string => {
+  const root = tree()
   const commandColumn = 14
   const optionColumn = 24
   const lines = [
-    `feeshare ${Cli.version}: ${tree.summary}`,
+    `feeshare ${Cli.version}: ${root.summary}`,
     `${style.heading("Usage:")} feeshare [global options] <command> [<subcommand>] [options]`,
     "",
     ...Object.entries(Cli.sections).flatMap(([section, commands]) => [
       style.heading(`${section}:`),
       ...commands.flatMap((command) => {
-        const node = tree.children.find((child) => child.name === HelpTree.nameOf(command))
+        const node = root.children.find((child) => child.name === HelpTree.nameOf(command))
         return node === undefined ? [] : row(node.name, node.summary, commandColumn)
       })
     ]),
     "",
     style.heading("Global options (anywhere on the command line):"),
-    ...tree.options.flatMap((entry) => row(entry.term, globalSummary(entry), optionColumn)),
+    ...root.options.flatMap((entry) => row(entry.term, globalSummary(entry), optionColumn)),
     ...row("--help, --version", "this text; the version", optionColumn),
     ...row("--completions SHELL", "a completion script for sh, bash, fish or zsh", optionColumn),
     "",
@@ -147,8 +154,8 @@ export const top = (style: Style = plain): string => {
  */
 export const of = (names: ReadonlyArray<string>, style: Style = plain): string => {
   if (names.length === 0) return top(style)
-  const { node } = HelpTree.find(tree, names)
-  if (node === tree) return top(style)
+  const { node } = HelpTree.find(tree(), names)
+  if (node === tree()) return top(style)
   const path = node.path.join(" ")
   const column = Math.min(
     28,

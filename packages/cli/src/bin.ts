@@ -126,8 +126,9 @@ const words = name === undefined ? [] : hoisted.slice(index).filter((arg) => !ar
 const helpFor = (): ReadonlyArray<string> | undefined => {
   if (options.includes("--help") || options.includes("-h")) return words
   if (name === undefined) return []
-  const found = HelpTree.find(Help.tree, words)
-  return found.used > 0 && found.used === words.length && found.node.children.length > 0 ? words : undefined
+  // a group alone is one word
+  const command = words.length === 1 ? Cli.subcommands.find((c) => HelpTree.nameOf(c) === words[0]) : undefined
+  return command !== undefined && HelpTree.isGroup(command) ? words : undefined
 }
 
 const help = name === "sandbox" ? undefined : helpFor()

@@ -29,7 +29,7 @@ describe("help (spawned)", () => {
       assert.isAtMost(lines.length, 40)
       for (const line of lines) assert.isAtMost(line.length, Help.width, line)
       assert.notInclude(outcome.stdout, escape)
-      for (const command of Help.tree.children) assert.match(outcome.stdout, new RegExp(`^  ${command.name} `, "m"))
+      for (const command of Help.tree().children) assert.match(outcome.stdout, new RegExp(`^  ${command.name} `, "m"))
       assert.include(outcome.stdout, "Examples:")
       assert.include(outcome.stdout, "docs/cli.md")
       assert.notInclude(outcome.stdout, "--wizard")
@@ -87,7 +87,7 @@ describe("help (spawned)", () => {
 
 describe("help (in process)", () => {
   it("every command and group has a summary and an example; colour only on a terminal without NO_COLOR", () => {
-    for (const node of commands(Help.tree)) {
+    for (const node of commands(Help.tree())) {
       assert.notStrictEqual(node.summary, "", node.path.join(" "))
       assert.isAtLeast(node.examples.length, 1, node.path.join(" "))
       for (const example of node.examples) assert.match(example, /^feeshare /, example)

@@ -155,6 +155,10 @@ export const nodeOf = (
 export const nameOf = (command: { readonly descriptor: Descriptor.Command<unknown> }): string =>
   firstName(command.descriptor)
 
+/** `true` for a command that only groups subcommands (a leaf lists itself as its only one). */
+export const isGroup = (command: { readonly descriptor: Descriptor.Command<unknown> }): boolean =>
+  HashMap.size(HashMap.remove(Descriptor.getSubcommands(command.descriptor), firstName(command.descriptor))) > 0
+
 /** The tree of a command and its subcommands. */
 export const treeOf = (
   command: { readonly descriptor: Descriptor.Command<unknown> },
