@@ -97,7 +97,6 @@ const plain = Help.styleFor(process.stderr, process.env) === Help.plain
  * English, without escape codes when stderr is not a terminal or NO_COLOR is set.
  */
 const usageLine = (raw: string): string => {
-  // eslint-disable-next-line no-control-regex
   const line = plain ? raw.replace(/\u001b\[[0-9;]*m/g, "") : raw
   return line.trim() === "" || line.startsWith("feeshare:")
     ? line
