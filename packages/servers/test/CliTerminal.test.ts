@@ -1,6 +1,7 @@
-// `feeshare claims claim` on a real terminal (tmux, from Debian's package): the plan's
-// progress is one table rewritten in place (a row per stage with its elapsed time, then the
-// total and the current wait), not a line per event as on a pipe.
+// `feeshare` on a real terminal (tmux, from Debian's package): `claims claim` shows the plan's
+// progress as one table rewritten in place (a row per stage with its elapsed time, then the
+// total and the current wait), not a line per event as on a pipe; help headings are bold on a
+// terminal, and plain with NO_COLOR.
 import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -67,7 +68,7 @@ afterAll(async () => {
   await sandbox?.stop()
 })
 
-describe("feeshare claims claim on a terminal (tmux)", () => {
+describe("feeshare on a terminal (tmux)", () => {
   it("shows a live table rewritten in place: one row per stage, elapsed times, the total; a pipe gets lines", async () => {
     const { started } = sandbox
     const alpha = started.seeded.tokens.find((t) => t.symbol === "ALPHA")!
@@ -114,5 +115,23 @@ describe("feeshare claims claim on a terminal (tmux)", () => {
     expect(piped.stdout).toMatch(/^ {2}\S+\s+\S+\s+submitted /m)
     expect(piped.stdout).not.toContain("\u001b[")
     expect(piped.stdout).not.toMatch(/elapsed; /)
+  })
+
+  it("help: bold headings on a terminal, none with NO_COLOR", () => {
+    const run = (name: string, env: string) => {
+      tmux(
+        "new-session", "-d", "-s", name, "-x", "100", "-y", "50",
+        `env ${env} ${cli.map(quote).join(" ")} --help; tmux -L ${socket} wait-for -S ${name}; sleep 600`
+      )
+      tmux("wait-for", name)
+      // -e: with the escape sequences of the text's attributes
+      return tmux("capture-pane", "-p", "-e", "-t", name)
+    }
+    const colored = run("help-color", "NO_COLOR=")
+    const plain = run("help-plain", "NO_COLOR=1")
+    expect(colored).toContain("Usage:")
+    expect(colored).toContain("\u001b[1m")
+    expect(plain).toContain("Usage:")
+    expect(plain).not.toContain("\u001b[")
   })
 })
