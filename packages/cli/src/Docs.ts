@@ -1,126 +1,35 @@
 /**
- * The CLI reference (`docs/cli.md`), generated from the command definitions: every
- * command's usage, description, arguments and options as @effect/cli documents them, and the
- * exit-code table. `npm run docs -w @feeshare/cli` writes it; a test fails when it is stale.
+ * The CLI reference (`docs/cli.md`), generated from the command definitions (the same tree
+ * the help screens read): the top-level help as printed, the global options in full, the
+ * exit codes, shell completions, and every command with its usage, options and example.
+ * `npm run docs -w @feeshare/cli` writes it; a test fails when it is stale.
  *
  * @since 0.1.0
  */
-import * as CliConfig from "@effect/cli/CliConfig"
-import * as Command from "@effect/cli/Command"
-import * as Descriptor from "@effect/cli/CommandDescriptor"
-import type * as HelpDoc from "@effect/cli/HelpDoc"
-import type * as Span from "@effect/cli/HelpDoc/Span"
-import * as Usage from "@effect/cli/Usage"
-import * as HashMap from "effect/HashMap"
-import * as Cli from "./Cli.js"
 import * as ExitCode from "./ExitCode.js"
+import * as Help from "./Help.js"
+import type * as HelpTree from "./internal/helpDoc.js"
 import * as Sandbox from "./internal/sandbox.js"
 
-const config = CliConfig.make({ showBuiltIns: false })
+const entries = (options: ReadonlyArray<HelpTree.Entry>): ReadonlyArray<string> =>
+  options.length === 0 ? [] : [...options.map((entry) => `- \`${entry.term}\`${entry.text === "" ? "" : `: ${entry.text}`}`), ""]
 
-const span = (self: Span.Span): string => {
-  switch (self._tag) {
-    case "Text":
-      return self.value
-    case "URI":
-      return self.value
-    case "Sequence":
-      return span(self.left) + span(self.right)
-    case "Highlight":
-    case "Strong":
-    case "Weak":
-      return span(self.value)
-  }
-}
-
-const inline = (doc: HelpDoc.HelpDoc): string => {
-  switch (doc._tag) {
-    case "Empty":
-      return ""
-    case "Header":
-    case "Paragraph":
-      return span(doc.value)
-    case "Sequence":
-      return [inline(doc.left), inline(doc.right)].filter((text) => text !== "").join(" ")
-    case "DescriptionList":
-      return doc.definitions.map(([term, body]) => `${span(term)}: ${inline(body)}`).join("; ")
-    case "Enumeration":
-      return doc.elements.map(inline).join("; ")
-  }
-}
-
-/** Markdown of a help document, headers demoted below `level`. */
-const markdown = (doc: HelpDoc.HelpDoc, level: number): ReadonlyArray<string> => {
-  switch (doc._tag) {
-    case "Empty":
-      return []
-    case "Header":
-      return [`${"#".repeat(level + doc.level)} ${span(doc.value).toLowerCase()}`, ""]
-    case "Paragraph":
-      return [span(doc.value), ""]
-    case "Sequence":
-      return [...markdown(doc.left, level), ...markdown(doc.right, level)]
-    case "DescriptionList":
-      return [
-        ...doc.definitions.map(([term, body]) => `- \`${span(term)}\`${describe(body)}`),
-        ""
-      ]
-    case "Enumeration":
-      return [...doc.elements.map((element) => `- ${inline(element)}`), ""]
-  }
-}
-
-const boilerplate = new Set([
-  "A user-defined piece of text.",
-  "A user-defined piece of text that is confidential.",
-  "A true or false value.",
-  "An integer.",
-  "A file.",
-  "This setting is optional.",
-  "This option can be set from environment variables."
-])
-
-/** An option's or argument's description without @effect/cli's generic sentences. */
-const describe = (body: HelpDoc.HelpDoc): string => {
-  const parts: Array<string> = []
-  const collect = (doc: HelpDoc.HelpDoc) => {
-    if (doc._tag === "Sequence") {
-      collect(doc.left)
-      collect(doc.right)
-    } else if (doc._tag === "Paragraph") {
-      parts.push(span(doc.value))
-    } else if (doc._tag !== "Empty") parts.push(inline(doc))
-  }
-  collect(body)
-  const kept = parts.filter((part) => part !== "" && !boilerplate.has(part))
-  const optional = parts.includes("This setting is optional.")
-  const text = [...kept, ...(optional ? ["(optional)"] : [])].join(" ")
-  return text === "" ? "" : `: ${text}`
-}
-
-const usageOf = (descriptor: Descriptor.Command<unknown>): string => span(helpSpan(Usage.getHelp(Descriptor.getUsage(descriptor))))
-
-const helpSpan = (doc: HelpDoc.HelpDoc): Span.Span =>
-  doc._tag === "Paragraph" || doc._tag === "Header" ? doc.value : { _tag: "Text", value: inline(doc) }
-
-const sections = (descriptor: Descriptor.Command<unknown>, path: ReadonlyArray<string>): ReadonlyArray<string> => {
-  // a leaf lists itself as its only "subcommand"
-  const children = [...HashMap.values(HashMap.remove(Descriptor.getSubcommands(descriptor), firstName(descriptor)))]
-    .sort((a, b) => firstName(a).localeCompare(firstName(b)))
-  const name = path.join(" ")
-  const usage = usageOf(descriptor).split(" ").slice(1).join(" ")
-  const own = [
-    `## \`${name}\``,
-    "",
-    ...(children.length === 0 ? ["```", `${name}${usage === "" ? "" : ` ${usage}`}`, "```", ""] : []),
-    ...dropSection(markdown(Descriptor.getHelp(descriptor, config), 1), "## commands").filter((line) =>
-      !line.startsWith("## description")
-    ).map((line) => (line.startsWith("## ") ? `#${line}` : line))
-  ]
-  return [...own, ...children.flatMap((child) => sections(child, [...path, firstName(child)]))]
-}
-
-const firstName = (descriptor: Descriptor.Command<unknown>): string => [...Descriptor.getNames(descriptor)][0] ?? ""
+const section = (node: HelpTree.Node): ReadonlyArray<string> => [
+  `## \`${node.path.join(" ")}\``,
+  "",
+  node.summary + ".",
+  "",
+  ...node.details.flatMap((text) => [text, ""]),
+  ...(node.children.length > 0
+    ? [
+      "Commands: " + node.children.map((child) => `\`${child.name}\``).join(", ") + ".",
+      ""
+    ]
+    : ["```", [...node.path.slice(0, -1), node.usage].join(" "), "```", ""]),
+  ...(node.options.length === 0 ? [] : ["Options:", "", ...entries(node.options)]),
+  ...(node.examples.length === 0 ? [] : [node.examples.length === 1 ? "Example:" : "Examples:", "", "```sh", ...node.examples, "```", ""]),
+  ...node.children.flatMap(section)
+]
 
 /**
  * The whole reference, as Markdown.
@@ -129,23 +38,44 @@ const firstName = (descriptor: Descriptor.Command<unknown>): string => [...Descr
  * @category docs
  */
 export const reference = (): string => {
-  const rootHelp = Command.getHelp(Cli.command, config)
-  const globals = dropSection(markdown(rootHelp, 1), "## commands").filter((line) => !line.startsWith("## description"))
   const lines = [
-    "<!-- Generated by `npm run docs -w @feeshare/cli` from packages/cli/src/Cli.ts. Do not edit by hand. -->",
+    "<!-- Generated by `npm run docs -w @feeshare/cli` from the command definitions (packages/cli/src/internal/tree.ts). Do not edit by hand. -->",
     "",
     "# `feeshare` CLI reference",
     "",
+    "`feeshare --help` prints:",
+    "",
     "```",
-    `feeshare ${usageOf(Cli.command.descriptor).split(" ").slice(1).join(" ")} <command> ...`,
+    Help.top(Help.plain),
     "```",
     "",
     "Global options may be written anywhere on the command line (they are moved before the command).",
     "`--json` prints exactly one JSON document on stdout (bigints as decimal strings, secrets redacted), " +
     "also on failure (`{\"error\":{...}}`); the one-line error goes to stderr.",
     "Amounts are printed raw and, when the decimals are known, in display units.",
+    "`feeshare <command> --help` prints a command's usage, options and an example; a group alone " +
+    "(`feeshare claims`) prints the group's commands. Help and errors carry no colour codes when the output is not " +
+    "a terminal or `NO_COLOR` is set.",
     "",
-    ...globals,
+    "## Global options",
+    "",
+    ...entries(Help.tree().options),
+    "## Shell completions",
+    "",
+    "`feeshare --completions SHELL` prints a completion script for `sh`, `bash`, `fish` or `zsh`, generated by " +
+    "@effect/cli from the command definitions: the commands, the subcommands and the global options (the bash " +
+    "script completes no option of a subcommand, and no flag of `feeshare sandbox`). Load it from your shell's " +
+    "start-up file:",
+    "",
+    "```sh",
+    "# bash (~/.bashrc)",
+    "source <(feeshare --completions bash)",
+    "# zsh (~/.zshrc)",
+    "source <(feeshare --completions zsh)",
+    "# fish (~/.config/fish/config.fish)",
+    "feeshare --completions fish | source",
+    "```",
+    "",
     "## Exit codes",
     "",
     "Every failure prints one line on stderr: what failed, why, and what to do.",
@@ -158,19 +88,12 @@ export const reference = (): string => {
     "",
     "# Commands",
     "",
-    ...Cli.subcommands.flatMap((child) => sections(child.descriptor, ["feeshare", firstName(child.descriptor)])),
-    "## `feeshare sandbox` knobs",
+    ...Help.tree().children.flatMap(section),
+    "## `feeshare sandbox` flags",
     "",
     "```",
     Sandbox.usage.trimEnd(),
     "```"
   ]
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`
-}
-
-const dropSection = (lines: ReadonlyArray<string>, header: string): ReadonlyArray<string> => {
-  const start = lines.indexOf(header)
-  if (start < 0) return lines
-  const end = lines.findIndex((line, i) => i > start && line.startsWith("## "))
-  return [...lines.slice(0, start), ...(end < 0 ? [] : lines.slice(end))]
 }

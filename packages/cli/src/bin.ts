@@ -5,6 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -19,6 +21,8 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Argv from "./Argv.js"
 import * as Cli from "./Cli.js"
+import * as Help from "./Help.js"
+import * as HelpTree from "./internal/helpDoc.js"
 import * as Codes from "./internal/codes.js"
 import * as Output from "./Output.js"
 
@@ -89,11 +93,18 @@ const afterFlush = (done: () => void): void => {
   }
 }
 
-/** A line @effect/cli printed about a usage error, with the `feeshare:` prefix and in plain English. */
-const usageLine = (line: string): string =>
-  line.trim() === "" || line.startsWith("feeshare:")
+const plain = Help.styleFor(process.stderr, process.env) === Help.plain
+
+/**
+ * A line @effect/cli printed about a usage error, with the `feeshare:` prefix, in plain
+ * English, without escape codes when stderr is not a terminal or NO_COLOR is set.
+ */
+const usageLine = (raw: string): string => {
+  const line = plain ? raw.replace(/\u001b\[[0-9;]*m/g, "") : raw
+  return line.trim() === "" || line.startsWith("feeshare:")
     ? line
     : `feeshare: ${line.replace(/\bis not a integer\b/g, "is not an integer")}`
+}
 
 /** @effect/cli prints usage errors itself, on stderr: through here. */
 const withUsagePrefix = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -104,10 +115,58 @@ const withUsagePrefix = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         console.error(...args.map((arg) => (typeof arg === "string" ? arg.split("\n").map(usageLine).join("\n") : arg)))
     }))
 
+/** The arguments before `--`. */
+const options = hoisted.indexOf("--") < 0 ? hoisted : hoisted.slice(0, hoisted.indexOf("--"))
+
+/** The words that may name a command (`find` stops at the first that does not). */
+const words = name === undefined ? [] : hoisted.slice(index).filter((arg) => !arg.startsWith("-"))
+
+/**
+ * Help is ours (`Help`), not @effect/cli's: `--help` anywhere, a group without its
+ * subcommand (`feeshare claims`), or no command at all.
+ */
+const helpFor = (): ReadonlyArray<string> | undefined => {
+  if (options.includes("--help") || options.includes("-h")) return words
+  if (name === undefined) return []
+  // a group alone is one word
+  const command = words.length === 1 ? Cli.subcommands.find((c) => HelpTree.nameOf(c) === words[0]) : undefined
+  return command !== undefined && HelpTree.isGroup(command) ? words : undefined
+}
+
+const help = name === "sandbox" ? undefined : helpFor()
+
+/** `--completions SHELL`: @effect/cli's script, without the `--wizard` it offers (not supported here). */
+const completions = (shell: string) =>
+  Effect.flatMap(
+    shell === "zsh"
+      ? Command.getZshCompletions(Cli.command, "feeshare")
+      : shell === "fish"
+      ? Command.getFishCompletions(Cli.command, "feeshare")
+      : Command.getBashCompletions(Cli.command, "feeshare"),
+    (lines) =>
+      Console.log(
+        lines.filter((line) => !line.includes("'--wizard[") && !line.includes(" -l wizard "))
+          .map((line) => line.replace(/ --wizard\b/g, ""))
+          .join("\n")
+      )
+  )
+
+const completionsShell = options[0] === "--completions" ? options[1] : undefined
+
 const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === "sandbox"
   ? Effect.flatMap(
     Effect.promise(() => import("./internal/sandbox.js")),
     (sandbox) => sandbox.main(hoisted.slice(index + 1), json)
+  )
+  : help !== undefined
+  ? Console.log(Help.of(help, Help.styleFor(process.stdout, process.env)))
+  : completionsShell !== undefined && ["sh", "bash", "zsh", "fish"].includes(completionsShell)
+  ? completions(completionsShell)
+  : options.includes("--wizard")
+  // @effect/cli's wizard ignores the end of its input and SIGTERM: not offered
+  ? Effect.zipRight(
+    Console.error("feeshare: --wizard is not supported; `feeshare --help` lists the commands"),
+    Effect.fail(ValidationError.invalidArgument(HelpDoc.p("--wizard is not supported")))
   )
   : withUsagePrefix(Cli.run(["node", "feeshare", ...hoisted]))
 

@@ -2,6 +2,7 @@
  * @feeshare/cli: the `feeshare` command.
  *
  * @since 0.1.0
+ * @module @feeshare/cli
  */
 
 /** @since 0.1.0 */
@@ -18,6 +19,8 @@ export * as Demo from "./Demo.js"
 export * as Docs from "./Docs.js"
 /** @since 0.1.0 */
 export * as ExitCode from "./ExitCode.js"
+/** @since 0.1.0 */
+export * as Help from "./Help.js"
 /** @since 0.1.0 */
 export * as Output from "./Output.js"
 /** @since 0.1.0 */

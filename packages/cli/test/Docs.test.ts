@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Docs from "../src/Docs.js"
 import * as ExitCode from "../src/ExitCode.js"
+import * as Sandbox from "../src/internal/sandbox.js"
 
 const committed = fileURLToPath(new URL("../../../docs/cli.md", import.meta.url))
 
@@ -22,5 +23,12 @@ describe("docs/cli.md", () => {
       ]
     ) assert.include(text, `## \`feeshare ${command}\``)
     for (const c of ExitCode.classes) assert.include(text, `| ${c.code} | ${c.name} |`)
+  })
+
+  it("feeshare sandbox's flags: the sandbox's own usage, for this command and its default port (no patched text)", () => {
+    assert.isTrue(Sandbox.usage.startsWith("Usage: feeshare sandbox [flags]"))
+    assert.match(Sandbox.usage, /--port N .*\(default 8787\)/)
+    assert.notInclude(Sandbox.usage, "npm run sandbox")
+    assert.include(Docs.reference(), Sandbox.usage.trimEnd())
   })
 })

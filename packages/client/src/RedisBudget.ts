@@ -17,6 +17,7 @@
  * Not imported by `@feeshare/client`'s index: import `@feeshare/client/RedisBudget`.
  *
  * @since 0.1.0
+ * @module @feeshare/client/RedisBudget
  */
 import type { FeeShareError } from "@feeshare/domain"
 import { Clock, Config, Duration, Effect, Option, Redacted } from "effect"

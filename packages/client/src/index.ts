@@ -2,6 +2,7 @@
  * @feeshare/client: the Effect client of the fee-sharing, token-launch and trading service.
  *
  * @since 0.1.0
+ * @module @feeshare/client
  */
 
 /** @since 0.1.0 */

@@ -3,6 +3,7 @@
  * Schemas, pure rules, the `HttpApi` definition, the failures and the ports.
  *
  * @since 0.1.0
+ * @module @feeshare/domain
  */
 
 /** @since 0.1.0 */

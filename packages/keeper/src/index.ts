@@ -3,6 +3,7 @@
  * crashes, on one machine (a durable workflow per position on an embedded SQL file).
  *
  * @since 0.1.0
+ * @module @feeshare/keeper
  */
 
 /** @since 0.1.0 */

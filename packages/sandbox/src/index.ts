@@ -3,6 +3,7 @@
  * (LiteSVM), with real agent authentication, rate limits and fault knobs.
  *
  * @since 0.1.0
+ * @module @feeshare/sandbox
  */
 
 /** @since 0.1.0 */

@@ -9,6 +9,7 @@
  * Effect users take `@feeshare/client` and `@feeshare/solana` directly.
  *
  * @since 0.1.0
+ * @module feeshare
  */
 
 /** @since 0.1.0 */

@@ -19,6 +19,7 @@
  * key. See `docs/rate-limits.md` (fleets) for what happens when Redis is down.
  *
  * @since 0.1.0
+ * @module feeshare/redis
  */
 import * as RateBudget from "@feeshare/client/RateBudget"
 import * as RedisBudget from "@feeshare/client/RedisBudget"

@@ -12,6 +12,7 @@
  * ```
  *
  * @since 0.1.0
+ * @module feeshare/web3
  */
 import type { LabelledSecretKey } from "./SignerInput.js"
 

@@ -3,6 +3,7 @@
  * signing, sending and confirming over RPC, and the claim-plan executor.
  *
  * @since 0.1.0
+ * @module @feeshare/solana
  */
 
 /** @since 0.1.0 */

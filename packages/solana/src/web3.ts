@@ -4,6 +4,7 @@
  * that the core never imports web3.js.
  *
  * @since 0.1.0
+ * @module @feeshare/solana/web3
  */
 import { Signer } from "@feeshare/domain"
 import { type Keypair, type PublicKey, VersionedMessage, VersionedTransaction } from "@solana/web3.js"

@@ -16,6 +16,7 @@ import type { Globals } from "../Cli.js"
 import { MissingApiKey, MissingKeypair } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
+import * as Progress from "../Progress.js"
 import * as Defaults from "./defaults.js"
 import type { Run } from "./signing.js"
 
@@ -37,11 +38,31 @@ export const apiKeyOf = (g: Globals) =>
     ? Effect.succeed(Option.some(g.apiKey.value))
     : Effect.map(Credentials.lookup(g.baseUrl), Option.map((entry): Redacted.Redacted<string> => entry.apiKey))
 
-/** A visible line for every rate-limit wait, so that a pause does not look like a hang. */
+/**
+ * The live table of a plan's progress, when stdout is a terminal and `--json` is not given
+ * (made once: a process runs one command).
+ */
+let live: Progress.Live | undefined
+
+const liveOf = (g: Globals): Progress.Live | undefined => {
+  if (g.json || process.stdout.isTTY !== true) return undefined
+  live ??= Progress.live(process.stdout)
+  return live
+}
+
+/**
+ * Every rate-limit wait is visible, so that a pause does not look like a hang: in the live
+ * table while one runs, else as a line on stderr.
+ */
 const announceWait = (wait: Client.RateLimitWait) =>
-  Console.error(
-    `feeshare: waiting ${Math.ceil(wait.waitMillis / 1000)} s for the rate limit to reset (${wait.operation})`
-  )
+  live === undefined
+    ? Console.error(
+      `feeshare: waiting ${Math.ceil(wait.waitMillis / 1000)} s for the rate limit to reset (${wait.operation})`
+    )
+    : Effect.sync(() => {
+      live?.table.rateLimitWait(wait.operation, wait.waitMillis)
+      live?.render()
+    })
 
 /**
  * With `--redis-url`: the budget shared through Redis (ioredis loads only then), failing closed
@@ -97,9 +118,13 @@ export const signer = (g: Globals, operation: string) =>
 export const walletOf = (g: Globals, wallet: Option.Option<string>, operation: string) =>
   Option.isSome(wallet) ? Effect.succeed(wallet.value) : Effect.map(signer(g, operation), (s) => s.publicKey)
 
-/** How a plan or a flow runs: the RPC endpoints, a progress line per event (none with `--json`). */
-export const runOf = (g: Globals): Run => ({
+/**
+ * How a plan or a flow runs: the RPC endpoints, a progress line per event (none with
+ * `--json`); with `table`, a plan's progress is a live table on a terminal.
+ */
+export const runOf = (g: Globals, options: { readonly table?: boolean } = {}): Run => ({
   rpcUrl: rpcUrlsOf(g),
+  live: options.table === true ? liveOf(g) : undefined,
   onLine: (line: string) => (g.json ? Effect.void : Console.log(line)),
   onInterrupted: (inFlight) =>
     g.json

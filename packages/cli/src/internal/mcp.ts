@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { Globals } from "../Cli.js"
+import packageJson from "../../package.json" with { type: "json" }
 import { apiKeyOf, rpcUrlsOf } from "./context.js"
 
 /** The options of `feeshare mcp`. */
@@ -24,11 +25,11 @@ const say = (line: string) => Effect.sync(() => process.stderr.write(`feeshare m
  * Serves until stdin closes (nothing but JSON-RPC on stdout, the library's warnings on
  * stderr), or with `--http` until interrupted.
  */
-export const run = (g: Globals, args: Args, version: string) =>
+export const run = (g: Globals, args: Args) =>
   Effect.gen(function*() {
     const { policy, signers } = yield* Server.loadPolicy({ policyFile: args.policy, readOnly: args.readOnly, keypair: g.keypair })
     const apiKey = yield* apiKeyOf(g)
-    const options = { version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
+    const options = { version: packageJson.version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
     if (Option.isNone(args.http)) return yield* Server.serveStdio(options)
     const given = process.env.FEESHARE_MCP_TOKEN
     const token = given !== undefined && given.length >= 16 ? Redacted.make(given) : Server.makeToken()

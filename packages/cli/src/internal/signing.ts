@@ -12,6 +12,7 @@ import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import * as Progress from "../Progress.js"
 import * as Permissions from "./permissions.js"
 
@@ -31,6 +32,8 @@ export interface Run {
   readonly pollMillis?: number | undefined
   /** Warm-up polls of a lookup table (default 2 s). */
   readonly warmupMillis?: number | undefined
+  /** On a terminal: a plan's progress as a live table instead of one line per event. */
+  readonly live?: Progress.Live | undefined
 }
 
 const environment = (signer: Signer.Signer.Service, run: Run) =>
@@ -75,9 +78,17 @@ export const executePlan = <E, R>(
   }
   remember(plan)
   const inFlight = new Progress.InFlight()
-  return PlanExecutor.execute(plan, {
+  const live = run.live
+  const show = (event: PlanExecutor.Event) =>
+    live === undefined
+      ? run.onLine(Progress.line(event, kinds))
+      : Effect.sync(() => {
+        live.table.event(event, kinds)
+        live.render()
+      })
+  const executed = PlanExecutor.execute(plan, {
     rebuild: () => Effect.map(rebuild(), remember),
-    onEvent: (event) => Effect.zipRight(Effect.sync(() => inFlight.track(event)), run.onLine(Progress.line(event, kinds))),
+    onEvent: (event) => Effect.zipRight(Effect.sync(() => inFlight.track(event)), show(event)),
     ...(run.warmupMillis === undefined ? {} : { warmupInterval: `${run.warmupMillis} millis` }),
     rebroadcastInterval: "1 second",
     format
@@ -86,6 +97,13 @@ export const executePlan = <E, R>(
     // Ctrl-C: one line (one JSON document with --json) naming what may still land
     Effect.onInterrupt(() => run.onInterrupted(inFlight))
   )
+  // the table's clocks and waits move between events too: redrawn four times a second
+  return live === undefined ? executed : Effect.scoped(
+    Effect.zipRight(
+      Effect.forkScoped(Effect.repeat(Effect.sync(live.render), Schedule.spaced("250 millis"))),
+      executed
+    )
+  ).pipe(Effect.ensuring(Effect.sync(live.render)))
 }
 
 /** A landed transaction as printed. */

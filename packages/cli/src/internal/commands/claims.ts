@@ -131,7 +131,7 @@ export const claim = (
         [`Dry run: the plan and every stage verified; nothing was signed or sent.`, ...planLines(plan), ...pending, ...expiry]
       )
     }
-    const run = runOf(g)
+    const run = runOf(g, { table: true })
     yield* run.onLine(`Claiming ${args.mint} for ${wallet.publicKey} (${plan.readiness.status}):`)
     const result = yield* signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
     return Output.result(

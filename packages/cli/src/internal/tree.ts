@@ -1,0 +1,402 @@
+/**
+ * Every command of `feeshare`: names, options, a one-line summary, details and an example
+ * each. Handlers load on demand (`groups` of `root`), so `feeshare --help` loads neither the
+ * client, nor the Solana part, nor the sandbox.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Defaults from "./defaults.js"
+import { about } from "./helpDoc.js"
+import { groups, handle, print, root } from "./root.js"
+
+// ---------------------------------------------------------------------------
+// shared options
+// ---------------------------------------------------------------------------
+
+const mint = Options.text("mint").pipe(Options.withDescription("token mint (base58 public key)"))
+const wallet = Options.text("wallet").pipe(
+  Options.optional,
+  Options.withDescription("wallet public key (default: the public key of --keypair)")
+)
+const dryRun = Options.boolean("dry-run").pipe(
+  Options.withDescription("verify every transaction and print it, without signing or sending")
+)
+const format = Options.choice("format", ["v0", "v1"]).pipe(
+  Options.optional,
+  Options.withDescription("transaction format of the plan (default v0)")
+)
+
+// ---------------------------------------------------------------------------
+// auth, limits
+// ---------------------------------------------------------------------------
+
+const login = Command.make(
+  "login",
+  {
+    keyName: Options.text("key-name").pipe(
+      Options.withDefault("feeshare-cli"),
+      Options.withDescription("label of the new API key")
+    ),
+    mfaCode: Options.text("mfa-code").pipe(
+      Options.optional,
+      Options.withDescription("TOTP code, when the wallet has MFA enabled")
+    )
+  },
+  (args) => handle(groups.auth, (h, g) => h.login(g, args))
+).pipe(Command.withDescription(about("Sign a challenge with --keypair for a new API key, and store it", {
+  details: "The key is stored (mode 0600) in the credentials file, for this base URL; later commands use it.",
+  examples: ["feeshare --keypair wallet.json auth login"]
+})))
+
+const me = Command.make("me", {}, () => handle(groups.auth, (h, g) => h.me(g))).pipe(
+  Command.withDescription(about("The user that owns the API key", { examples: ["feeshare auth me"] }))
+)
+
+const auth = Command.make("auth").pipe(
+  Command.withDescription(about("API keys: log in by wallet signature, show the key's user", {
+    examples: ["feeshare --keypair wallet.json auth login"]
+  })),
+  Command.withSubcommands([login, me])
+)
+
+const limits = Command.make("limits", {}, () => handle(groups.auth, (h, g) => h.limits(g))).pipe(
+  Command.withDescription(about("Ping the service and show the rate-limit budget", {
+    details: "Prints the round trip and the X-RateLimit headers: limit, remaining, reset time.",
+    examples: ["feeshare limits"]
+  }))
+)
+
+// ---------------------------------------------------------------------------
+// claims
+// ---------------------------------------------------------------------------
+
+const positions = Command.make("positions", { wallet }, (args) => handle(groups.claims, (h, g) => h.positions(g, args)))
+  .pipe(Command.withDescription(about("Claimable fee positions of a wallet", {
+    examples: ["feeshare --keypair wallet.json claims positions"]
+  })))
+
+const vaults = Command.make("vaults", { wallet }, (args) => handle(groups.claims, (h, g) => h.vaults(g, args))).pipe(
+  Command.withDescription(about("Partner/deployer aggregate vault balances of a wallet", {
+    examples: ["feeshare claims vaults --wallet WALLET"]
+  }))
+)
+
+const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(groups.claims, (h, g) => h.plan(g, args)))
+  .pipe(Command.withDescription(about("Build a claim plan and print its stages", {
+    details: "Nothing is verified, signed or sent.",
+    examples: ["feeshare claims plan --mint MINT --wallet WALLET"]
+  })))
+
+const claim = Command.make(
+  "claim",
+  { mint, format, dryRun },
+  (args) => handle(groups.claims, (h, g) => h.claim(g, args))
+).pipe(Command.withDescription(about("Claim a token's fees with --keypair", {
+  details: "Builds the plan, verifies every stage, signs and sends, lookup-table setup included. On a terminal the " +
+    "progress is a live table (a row per stage, elapsed times, the current wait: rate limit, lookup-table warm-up, " +
+    "confirmation); on a pipe, one line per event.",
+  examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
+})))
+
+const claims = Command.make("claims").pipe(
+  Command.withDescription(about("Claimable positions, vaults, claim plans and claiming", {
+    examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
+  })),
+  Command.withSubcommands([positions, vaults, plan, claim])
+)
+
+// ---------------------------------------------------------------------------
+// fee share, partner
+// ---------------------------------------------------------------------------
+
+const update = Command.make(
+  "update",
+  {
+    mint,
+    claimers: Options.text("claimer").pipe(
+      Options.atLeast(1),
+      Options.withDescription("a claimer and its share, ADDR:BPS (repeat; the shares sum to 10000)")
+    ),
+    lookupTables: Options.text("lookup-table").pipe(
+      Options.repeated,
+      Options.withDescription("extra address lookup table (repeat; required above 7 claimers)")
+    ),
+    dryRun
+  },
+  (args) => handle(groups.feeShare, (h, g) => h.update(g, args))
+).pipe(Command.withDescription(about("Replace a token's fee claimers, signed by the admin's --keypair", {
+  examples: ["feeshare fee-share update --mint MINT --claimer A:7000 --claimer B:3000"]
+})))
+
+const admins = Command.make("admins", { wallet }, (args) => handle(groups.feeShare, (h, g) => h.admins(g, args))).pipe(
+  Command.withDescription(about("Token mints a wallet is fee-share admin of", {
+    examples: ["feeshare fee-share admins --wallet WALLET"]
+  }))
+)
+
+const feeShare = Command.make("fee-share").pipe(
+  Command.withDescription(about("Fee-share configuration: who gets a token's fees", {
+    examples: ["feeshare fee-share admins --wallet WALLET"]
+  })),
+  Command.withSubcommands([update, admins])
+)
+
+const partnerClaim = Command.make("claim", { dryRun }, (args) => handle(groups.partner, (h, g) => h.claim(g, args)))
+  .pipe(Command.withDescription(about("Claim accumulated partner fees with --keypair", {
+    details: "The vault withdrawal lands last.",
+    examples: ["feeshare --keypair partner.json partner claim --dry-run"]
+  })))
+
+const partner = Command.make("partner").pipe(
+  Command.withDescription(about("Partner fees", { examples: ["feeshare --keypair partner.json partner claim"] })),
+  Command.withSubcommands([partnerClaim])
+)
+
+// ---------------------------------------------------------------------------
+// launch, trade, reads
+// ---------------------------------------------------------------------------
+
+const launch = Command.make(
+  "launch",
+  {
+    ipfs: Options.text("ipfs").pipe(Options.withDescription("IPFS URL of the token metadata")),
+    mint,
+    configKey: Options.text("config-key").pipe(Options.withDescription("config key of the launch")),
+    initialBuy: Options.integer("initial-buy").pipe(
+      Options.withDefault(0),
+      Options.withDescription("lamports to buy at launch (the service requires the field; 0 buys nothing)")
+    ),
+    tipWallet: Options.text("tip-wallet").pipe(Options.optional, Options.withDescription("tip recipient")),
+    tipLamports: Options.integer("tip-lamports").pipe(Options.optional, Options.withDescription("tip in lamports")),
+    dryRun
+  },
+  (args) => handle(groups.launch, (h, g) => h.launch(g, args))
+).pipe(Command.withDescription(about("Launch a token", {
+  details: "Verifies the launch transaction (signed by the mint), co-signs it with --keypair and sends it.",
+  examples: ["feeshare --keypair wallet.json launch --ipfs ipfs://CID --mint MINT --config-key KEY"]
+})))
+
+const swapOptions = {
+  input: Options.text("in").pipe(Options.withDescription("input mint")),
+  output: Options.text("out").pipe(Options.withDescription("output mint")),
+  amount: Options.text("amount").pipe(Options.withDescription("amount in the input token's smallest unit")),
+  slippageBps: Options.integer("slippage-bps").pipe(
+    Options.optional,
+    Options.withDescription("manual slippage in basis points (default: automatic)")
+  )
+}
+
+const quote = Command.make("quote", swapOptions, (args) => handle(groups.trade, (h, g) => h.quote(g, args))).pipe(
+  Command.withDescription(about("Quote a swap", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] }))
+)
+
+const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(groups.trade, (h, g) => h.swap(g, args)))
+  .pipe(Command.withDescription(about("Quote, then build, verify, sign with --keypair and send a swap", {
+    examples: ["feeshare --keypair wallet.json trade swap --in MINT_A --out MINT_B --amount 1000000"]
+  })))
+
+const trade = Command.make("trade").pipe(
+  Command.withDescription(about("Quotes and swaps", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] })),
+  Command.withSubcommands([quote, swap])
+)
+
+const lifetimeFees = Command.make("lifetime-fees", { mint }, (args) => handle(groups.analytics, (h, g) => h.lifetimeFees(g, args)))
+  .pipe(Command.withDescription(about("Lifetime fees of a token", { examples: ["feeshare analytics lifetime-fees --mint MINT"] })))
+
+const claimStats = Command.make("claim-stats", { mint }, (args) => handle(groups.analytics, (h, g) => h.claimStats(g, args)))
+  .pipe(Command.withDescription(about("What every fee claimer of a token has claimed", {
+    examples: ["feeshare analytics claim-stats --mint MINT"]
+  })))
+
+const analytics = Command.make("analytics").pipe(
+  Command.withDescription(about("Launch analytics: lifetime fees, claim statistics", {
+    examples: ["feeshare analytics lifetime-fees --mint MINT"]
+  })),
+  Command.withSubcommands([lifetimeFees, claimStats])
+)
+
+const pools = Command.make(
+  "pools",
+  { onlyMigrated: Options.boolean("only-migrated").pipe(Options.withDescription("only pools migrated to DAMM v2")) },
+  (args) => handle(groups.analytics, (h, g) => h.pools(g, args))
+).pipe(Command.withDescription(about("Pools with their DBC and DAMM v2 keys", { examples: ["feeshare pools --only-migrated"] })))
+
+const indexStatus = Command.make(
+  "index-status",
+  { addresses: Args.text({ name: "address" }).pipe(Args.atLeast(1), Args.withDescription("EVM token addresses")) },
+  (args) => handle(groups.evm, (h, g) => h.indexStatus(g, args))
+).pipe(Command.withDescription(about("Whether EVM tokens are index tokens (1 to 100 addresses)", {
+  examples: ["feeshare evm index-status 0xTOKEN_A 0xTOKEN_B"]
+})))
+
+const evmPositions = Command.make(
+  "positions",
+  { owner: Options.text("owner").pipe(Options.withDescription("EVM owner address (any casing)")) },
+  (args) => handle(groups.evm, (h, g) => h.positions(g, args))
+).pipe(Command.withDescription(about("Claimable EVM fee positions of an owner", {
+  examples: ["feeshare evm positions --owner 0xOWNER"]
+})))
+
+const creationFee = Command.make("creation-fee", {}, () => handle(groups.evm, (h, g) => h.creationFee(g))).pipe(
+  Command.withDescription(about("Current token creation fee on the EVM chain", { examples: ["feeshare evm creation-fee"] }))
+)
+
+const evm = Command.make("evm").pipe(
+  Command.withDescription(about("EVM-chain reads: index tokens, positions, creation fee", {
+    examples: ["feeshare evm creation-fee"]
+  })),
+  Command.withSubcommands([indexStatus, evmPositions, creationFee])
+)
+
+// ---------------------------------------------------------------------------
+// keeper
+// ---------------------------------------------------------------------------
+
+const keeperConfig = Options.file("config").pipe(
+  Options.withFallbackConfig(Config.string("FEESHARE_KEEPER_CONFIG")),
+  Options.withDescription("keeper configuration, JSON or YAML (env FEESHARE_KEEPER_CONFIG); see docs/keeper.md")
+)
+const keeperDatabase = Options.text("database").pipe(
+  Options.optional,
+  Options.withDescription("the keeper's SQLite journal (default: the config's `database`)")
+)
+const keeperRunOptions = {
+  config: keeperConfig,
+  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("verify every plan and report; sign and send nothing")),
+  database: keeperDatabase,
+  maxFeesPerHour: Options.integer("max-fees-per-hour").pipe(
+    Options.optional,
+    Options.withDescription("cap on network fees (lamports) spent in any hour")
+  ),
+  metricsFile: Options.text("metrics-file").pipe(
+    Options.optional,
+    Options.withDescription("write the metrics (Prometheus text format) to this file after each pass")
+  )
+}
+const keeperPostgresUrl = Options.redacted("postgres-url").pipe(
+  Options.withFallbackConfig(Config.redacted("FEESHARE_KEEPER_POSTGRES_URL")),
+  Options.optional,
+  Options.withDescription("run as one runner of a cluster whose storage and journal are in this PostgreSQL (env FEESHARE_KEEPER_POSTGRES_URL)")
+)
+const keeperClusterOptions = {
+  ...keeperRunOptions,
+  postgresUrl: keeperPostgresUrl,
+  runnerHost: Options.text("runner-host").pipe(
+    Options.withDefault("127.0.0.1"),
+    Options.withDescription("with --postgres-url: the address other runners reach this one at (and where it listens)")
+  ),
+  runnerPort: Options.integer("runner-port").pipe(
+    Options.optional,
+    Options.withDescription("with --postgres-url: this runner's port (default: a free one)")
+  )
+}
+const loadKeeper = Effect.promise(groups.keeper)
+const keeper = Command.make("keeper").pipe(
+  Command.withDescription(about("Claim fees for many wallets, unattended and exactly once", {
+    details: "Survives crashes; a cluster shares the wallets between runners (docs/keeper.md).",
+    examples: ["feeshare keeper once --config keeper.yaml"]
+  })),
+  Command.withSubcommands([
+    Command.make("run", keeperClusterOptions, (args) =>
+      Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))).pipe(
+        Command.withDescription(about("Claim in passes forever (`intervalSeconds` apart); logs on stderr", {
+          details: "With --postgres-url: one runner of a cluster.",
+          examples: ["feeshare keeper run --config keeper.yaml --metrics-file metrics.prom"]
+        }))
+      ),
+    Command.make("once", keeperRunOptions, (args) =>
+      Effect.gen(function*() {
+        const g = yield* root
+        yield* print(g, yield* (yield* loadKeeper).once(g, args))
+      })).pipe(Command.withDescription(about("One pass: settle the journal, claim what passes the policy, report", {
+        examples: ["feeshare keeper once --config keeper.yaml --dry-run"]
+      }))),
+    Command.make("status", { config: keeperConfig.pipe(Options.optional), database: keeperDatabase, postgresUrl: keeperPostgresUrl }, (args) =>
+      Effect.gen(function*() {
+        const g = yield* root
+        yield* print(g, yield* (yield* loadKeeper).status(g, args))
+      })).pipe(Command.withDescription(about("Per wallet: last run, claimed totals, pending plans, failures", {
+        details: "On a cluster, its runners too.",
+        examples: ["feeshare keeper status --config keeper.yaml"]
+      })))
+  ])
+)
+
+// ---------------------------------------------------------------------------
+// mcp
+// ---------------------------------------------------------------------------
+
+const loadMcp = Effect.promise(groups.mcp)
+const mcp = Command.make(
+  "mcp",
+  {
+    policy: Options.file("policy").pipe(
+      Options.withFallbackConfig(Config.string("FEESHARE_MCP_POLICY")),
+      Options.optional,
+      Options.withDescription(
+        "the policy (JSON): wallets that may sign, allowed mints, swap and fee caps, read-only (env FEESHARE_MCP_POLICY); see docs/mcp.md"
+      )
+    ),
+    readOnly: Options.boolean("read-only").pipe(
+      Options.withDescription("load no signer at all: every prepare and execute tool is refused")
+    ),
+    http: Options.integer("http").pipe(
+      Options.optional,
+      Options.withDescription(
+        "serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: a free port): loopback Origin and Host only, " +
+          "and the bearer token printed on stderr at start (or FEESHARE_MCP_TOKEN)"
+      )
+    )
+  },
+  (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadMcp, (m) => m.run(g, args)))
+).pipe(Command.withDescription(about("Serve the toolkit to an AI agent over MCP (stdio, or --http)", {
+  details: "Every read as a tool; writes prepared, verified and executed once under the policy the human sets " +
+    "(docs/mcp.md).",
+  examples: ["feeshare --keypair wallet.json mcp --policy policy.json"]
+})))
+
+// ---------------------------------------------------------------------------
+// local
+// ---------------------------------------------------------------------------
+
+/**
+ * `feeshare sandbox`: named here for help and completions only; the bin hands its flags to the
+ * sandbox's own parser (`Flags` of @feeshare/sandbox) before @effect/cli sees them, and
+ * `feeshare sandbox --help` lists them.
+ */
+const sandbox = Command.make(
+  "sandbox",
+  {},
+  () => Effect.dieMessage("feeshare sandbox is dispatched by the bin before @effect/cli parses it")
+).pipe(Command.withDescription(about("Serve the whole API locally, over an in-process Solana ledger", {
+  details: `Listens on port ${Defaults.sandboxPort} by default (where feeshare looks); prints the URLs, a demo API ` +
+    "key and a demo wallet with claimable fees. `feeshare sandbox --help` lists its flags.",
+  examples: ["feeshare sandbox --slot-millis 100"]
+})))
+
+const demo = Command.make("demo", {}, () =>
+  Effect.gen(function*() {
+    const g = yield* root
+    const Demo = yield* Effect.promise(groups.demo)
+    yield* Demo.run({ json: g.json })
+  })).pipe(Command.withDescription(about("A guided tour on an embedded sandbox", {
+    details: "Login, a token and a 3-way fee share, launch, trades, positions, a claim plan with setup, analytics.",
+    examples: ["feeshare demo"]
+  })))
+
+/** The commands in help order, by section (the top-level help prints one heading per section). */
+export const sections = {
+  "Accounts and fees": [auth, limits, claims, feeShare, partner, keeper, mcp],
+  "Tokens and trading": [launch, trade, analytics, pools, evm],
+  "Local": [sandbox, demo]
+} as const
+
+/** Every subcommand of `feeshare`, in help order. */
+export const subcommands = [
+  ...sections["Accounts and fees"],
+  ...sections["Tokens and trading"],
+  ...sections["Local"]
+] as const
