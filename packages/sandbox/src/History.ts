@@ -188,8 +188,11 @@ export declare namespace History {
     readonly served: (kind: string, label: string, wire: Uint8Array) => void
     /** Records a served claim plan (`tampered`: the `--tamper` change made to it). */
     readonly plan: (plan: Plan.TransactionPlan, wallet: string, tampered: string | null) => void
+    /** Records an API request (operation, status, latency, key id, rate-limit headers). */
     readonly request: (request: RequestInput) => void
+    /** The snapshot's version now: it grows with every change. */
     readonly version: () => number
+    /** Everything recorded, with each stage's state as of `blockHeight`. */
     readonly snapshot: (blockHeight: bigint) => Snapshot
   }
 }

@@ -24,9 +24,13 @@ export type Level = "debug" | "info" | "warn" | "error" | "off"
  * @category models
  */
 export interface FeeShareLogger {
+  /** Each call's answer or failure (operation, method, status), at `logLevel: "debug"`. */
   readonly debug: (message: string, fields: Readonly<Record<string, unknown>>) => void
+  /** Informational lines. */
   readonly info: (message: string, fields: Readonly<Record<string, unknown>>) => void
+  /** Warnings (a rate-limit wait, a key file others can read, ...). */
   readonly warn: (message: string, fields: Readonly<Record<string, unknown>>) => void
+  /** Errors. */
   readonly error: (message: string, fields: Readonly<Record<string, unknown>>) => void
 }
 
