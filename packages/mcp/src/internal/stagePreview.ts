@@ -1,0 +1,51 @@
+/**
+ * What a preview shows of one verified transaction, and its network fee.
+ *
+ * @since 0.1.0
+ */
+import type * as WireTransaction from "@feeshare/solana/WireTransaction"
+
+/** The network fee of a verified transaction: 5000 lamports per signature plus its priority fee. */
+const networkFee = (decoded: WireTransaction.Decoded): bigint => {
+  const base = 5000n * BigInt(decoded.size.signatures)
+  const priority = decoded.budget.priorityFee ?? 0n
+  if (decoded.version === 1) return base + priority
+  const units = BigInt(decoded.budget.computeUnitLimit ?? 200_000)
+  return base + (priority * units + 999_999n) / 1_000_000n
+}
+
+/**
+ * What the preview shows of one verified transaction: its signers (and which came signed),
+ * its accounts, its network fee and its message hash.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const stagePreview = (id: string, kind: string, verified: WireTransaction.Verified) => ({
+  id,
+  kind,
+  requiredSigners: verified.decoded.signers,
+  presigned: verified.decoded.signers.filter((key) =>
+    Reflect.get(verified.decoded.transaction.signatures, key) !== null
+  ),
+  accounts: verified.decoded.message.staticAccounts.map(String),
+  networkFeeLamports: String(networkFee(verified.decoded)),
+  messageSha256: verified.decoded.messageSha256
+})
+
+/**
+ * What the preview shows of one verified transaction.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StagePreview = ReturnType<typeof stagePreview>
+
+/**
+ * The network fees of the stages, in lamports.
+ *
+ * @since 0.1.0
+ * @category fees
+ */
+export const totalFees = (stages: ReadonlyArray<StagePreview>): bigint =>
+  stages.reduce((total, stage) => total + BigInt(stage.networkFeeLamports), 0n)
