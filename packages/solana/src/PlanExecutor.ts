@@ -5,78 +5,57 @@
  * rebuilds the plan when a blockhash expires, never resubmits a landed stage, and reports
  * progress as events.
  *
+ * This module holds the dry-run checks (`verify`, `checkFormat`, `expiredStages`) and the
+ * rebuild loop of `execute` (setup, warm-up, expiry); one round of verify, sign and submit is
+ * `internal/planRound`, and the events and results are `internal/planProgress` (re-exported).
+ *
  * @since 0.1.0
  */
 import { type Claims, Plan, type Signer } from "@feeshare/domain"
-import { Clock, Data, Duration, Effect, Either, Mailbox, Queue, Schema, Stream } from "effect"
+import { Clock, Duration, Effect, Mailbox, Schema, Stream } from "effect"
 import * as Chain from "./Chain.js"
+import { Event, type RebuildReason, type Result, type SignedStage } from "./internal/planProgress.js"
+import { type Run, runStages } from "./internal/planRound.js"
 import * as Signers from "./Signers.js"
 import * as WireTransaction from "./WireTransaction.js"
 
-/**
- * Progress of an execution.
- *
- * @since 0.1.0
- * @category events
- */
-export type Event = Data.TaggedEnum<{
-  /** The stage passed every check. */
-  Verified: { readonly stage: string }
-  /** The local signers signed the stage. */
-  Signed: { readonly stage: string; readonly signature: string }
-  /** The node accepted the stage's transaction. */
-  Submitted: { readonly stage: string; readonly signature: string }
-  /** The stage reached the commitment. */
-  Landed: { readonly stage: string; readonly signature: string; readonly slot: bigint }
-  /** The stage failed (`reason` is the error's tag, e.g. `BlockhashExpired`). */
-  Failed: { readonly stage: string; readonly reason: string; readonly message: string }
-  /** `rebuild` returned a new plan. */
-  Rebuilt: { readonly attempt: number; readonly reason: RebuildReason; readonly stages: number }
-  /** The lookup table is warming up; `rebuild` is called again after `delay`. */
-  Waiting: { readonly reason: "warming_up"; readonly delay: Duration.Duration }
-  /** One of several RPC endpoints failed a call (the others carried on). */
-  EndpointFailed: { readonly endpoint: string; readonly method: string; readonly message: string }
-  /** The plan is complete. */
-  Completed: { readonly result: Result }
-}>
-
-/**
- * @since 0.1.0
- * @category events
- */
-export const Event = Data.taggedEnum<Event>()
-
-/**
- * Why the plan was rebuilt.
- *
- * @since 0.1.0
- * @category events
- */
-export type RebuildReason = "setup" | "expired" | "warming_up"
-
-/**
- * A stage that landed.
- *
- * @since 0.1.0
- * @category models
- */
-export interface LandedStage {
-  readonly id: string
-  readonly kind: Plan.StageKind
-  readonly signature: string
-  readonly slot: bigint
-}
-
-/**
- * Every stage that landed, in landing order, and how many times the plan was rebuilt.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Result {
-  readonly stages: ReadonlyArray<LandedStage>
-  readonly rebuilds: number
-}
+export {
+  /**
+   * Progress of an execution.
+   *
+   * @since 0.1.0
+   * @category events
+   */
+  Event,
+  /**
+   * A stage that landed.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type LandedStage,
+  /**
+   * Why the plan was rebuilt.
+   *
+   * @since 0.1.0
+   * @category events
+   */
+  type RebuildReason,
+  /**
+   * Every stage that landed, in landing order, and how many times the plan was rebuilt.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type Result,
+  /**
+   * A stage and its signed transaction, as handed to `beforeSend`.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type SignedStage
+} from "./internal/planProgress.js"
 
 /**
  * More blockhash expiries or setup rounds than `maxRebuilds` allows.
@@ -145,17 +124,6 @@ export interface Options<E, R> {
    * round is sent.
    */
   readonly beforeSend?: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
-}
-
-/**
- * A stage and its signed transaction, as handed to `beforeSend`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface SignedStage {
-  readonly stage: Plan.Stage
-  readonly transaction: WireTransaction.Signed
 }
 
 /**
@@ -242,140 +210,6 @@ export const expiredStages = (
     Effect.flatMap(Chain.Chain, (chain) => chain.blockHeight(commitment)),
     (height) => plan.transactions.filter((stage) => stage.lifetime.lastValidBlockHeight < height).map((stage) => stage.id)
   )
-
-type Outcome =
-  | { readonly _tag: "Landed"; readonly stage: Plan.Stage; readonly landed: Chain.Landed }
-  | { readonly _tag: "Expired"; readonly stage: Plan.Stage; readonly error: Chain.BlockhashExpired }
-  | {
-    readonly _tag: "Failed"
-    readonly stage: Plan.Stage
-    readonly error: Chain.PreflightFailed | Chain.TransactionFailed | Chain.ChainUnavailable
-  }
-
-interface Run {
-  readonly landed: Map<string, LandedStage>
-  readonly order: Array<LandedStage>
-}
-
-/**
- * Runs the stages of one plan: verify all, sign all, then submit as `Plan.schedule`
- * allows. Returns whether a stage expired (the caller rebuilds).
- */
-const runStages = (
-  plan: Pick<Plan.TransactionPlan, "transactions">,
-  run: Run,
-  options: {
-    readonly commitment: Chain.Commitment
-    readonly emit: (event: Event) => Effect.Effect<void>
-    readonly rebroadcastInterval: Duration.DurationInput
-    readonly beforeSend: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
-  }
-) =>
-  Effect.gen(function*() {
-    const signers = yield* Signers.Signers
-    const pending = plan.transactions.filter((stage) => !run.landed.has(stage.id))
-    // every stage is verified (concurrently) before any is signed
-    const verified = yield* Effect.forEach(
-      pending,
-      (stage) =>
-        WireTransaction.verifyStage(stage, Signers.forTransaction(signers, stage.requiredSigners)).pipe(
-          Effect.tapBoth({
-            onFailure: (error) =>
-              options.emit(Event.Failed({ stage: stage.id, reason: error._tag, message: error.message })),
-            onSuccess: () => options.emit(Event.Verified({ stage: stage.id }))
-          })
-        ),
-      { concurrency: 8 }
-    )
-    // signed one at a time (a wallet may prompt for each)
-    const signed = new Map<string, WireTransaction.Signed>()
-    for (const item of verified) {
-      const transaction = yield* WireTransaction.sign(item)
-      const id = item.decoded.label
-      signed.set(id, transaction)
-      yield* options.emit(Event.Signed({ stage: id, signature: transaction.signature }))
-    }
-    if (options.beforeSend !== undefined && pending.length > 0) {
-      yield* options.beforeSend(pending.flatMap((stage) => {
-        const transaction = signed.get(stage.id)
-        return transaction === undefined ? [] : [{ stage, transaction }]
-      }))
-    }
-
-    const progress = { submitted: new Set<string>(), landed: new Set(run.landed.keys()) }
-    const outcomes = yield* Queue.unbounded<Outcome>()
-    let inFlight = 0
-    let expired = false
-
-    const confirmOptions = { commitment: options.commitment, rebroadcastInterval: options.rebroadcastInterval }
-    // submitted in order by this fiber; only the confirmations run concurrently
-    const submit = (stage: Plan.Stage) =>
-      Effect.gen(function*() {
-        const transaction = signed.get(stage.id)
-        if (transaction === undefined) return yield* Effect.dieMessage(`stage ${stage.id} was not signed`)
-        const attempt = yield* Chain.submit(transaction, confirmOptions).pipe(
-          Effect.map(Either.right),
-          Effect.catchTag("BlockhashExpired", (error) => Effect.succeed(Either.left(error)))
-        )
-        if (Either.isLeft(attempt)) {
-          yield* Queue.offer(outcomes, { _tag: "Expired", stage, error: attempt.left })
-          return false
-        }
-        const submitted = attempt.right
-        yield* options.emit(Event.Submitted({ stage: stage.id, signature: transaction.signature }))
-        yield* Chain.confirm(submitted, confirmOptions).pipe(
-          Effect.matchEffect({
-            onSuccess: (landed) => Queue.offer(outcomes, { _tag: "Landed", stage, landed }),
-            onFailure: (error) =>
-              Queue.offer(
-                outcomes,
-                error._tag === "BlockhashExpired" ? { _tag: "Expired", stage, error } : { _tag: "Failed", stage, error }
-              )
-          }),
-          Effect.forkScoped
-        )
-        return true
-      })
-
-    while (true) {
-      if (!expired) {
-        for (const stage of Plan.schedule(plan, progress)) {
-          progress.submitted.add(stage.id)
-          inFlight++
-          const sent = yield* submit(stage).pipe(
-            Effect.tapError((error) =>
-              options.emit(Event.Failed({ stage: stage.id, reason: error._tag, message: error.message }))
-            )
-          )
-          if (!sent) {
-            expired = true
-            break
-          }
-        }
-      }
-      if (inFlight === 0) break
-      const outcome = yield* Queue.take(outcomes)
-      inFlight--
-      const id = outcome.stage.id
-      if (outcome._tag === "Landed") {
-        const landed: LandedStage = {
-          id,
-          kind: outcome.stage.kind,
-          signature: outcome.landed.signature,
-          slot: outcome.landed.slot
-        }
-        progress.landed.add(id)
-        run.landed.set(id, landed)
-        run.order.push(landed)
-        yield* options.emit(Event.Landed({ stage: id, signature: landed.signature, slot: landed.slot }))
-      } else {
-        yield* options.emit(Event.Failed({ stage: id, reason: outcome.error._tag, message: outcome.error.message }))
-        if (outcome._tag === "Expired") expired = true
-        else return yield* outcome.error
-      }
-    }
-    return { expired }
-  }).pipe(Effect.scoped)
 
 /**
  * Executes a plan with the local `Signers` on the `Chain` (see the module description).
