@@ -68,19 +68,10 @@ export const ClaimWorkflow = Workflow.make({
 })
 
 
-/** 5000 lamports per signature plus the priority fee, as the runtime charges it. */
-const feeOf = (decoded: WireTransaction.Decoded): bigint => {
-  const base = 5_000n * BigInt(decoded.signers.length)
-  const price = decoded.budget.priorityFee ?? 0n
-  if (decoded.version === 1) return base + price
-  const units = BigInt(decoded.budget.computeUnitLimit ?? 200_000)
-  return base + (units * price + 999_999n) / 1_000_000n
-}
-
 const planFee = (plan: Plan.TransactionPlan) =>
   Effect.map(
     Effect.forEach(plan.transactions, (stage) => WireTransaction.decode(stage.transaction, stage.encoding, stage.id)),
-    (decoded) => decoded.reduce((sum, one) => sum + feeOf(one), 0n)
+    (decoded) => decoded.reduce((sum, one) => sum + WireTransaction.networkFee(one), 0n)
   )
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
@@ -192,7 +183,7 @@ export const claimPosition = (payload: {
               signature: transaction.signature,
               bytes: base64(transaction.bytes),
               lastValidBlockHeight: stage.lifetime.lastValidBlockHeight,
-              fee: decoded[i] === undefined ? 0n : feeOf(decoded[i]),
+              fee: decoded[i] === undefined ? 0n : WireTransaction.networkFee(decoded[i]),
               status: "signed",
               slot: null,
               createdAt: now,

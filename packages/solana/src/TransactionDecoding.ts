@@ -67,6 +67,22 @@ export interface Decoded {
   readonly size: { readonly bytes: number; readonly accounts: number; readonly signatures: number }
 }
 
+/**
+ * The network fee of a decoded transaction, in lamports: 5000 per signature plus the priority
+ * fee (a v1 message states it in lamports; a legacy or v0 message as a compute-unit price in
+ * micro-lamports, times its compute-unit limit, 200,000 when it sets none, rounded up).
+ *
+ * @since 0.1.0
+ * @category fees
+ */
+export const networkFee = (decoded: Pick<Decoded, "version" | "budget" | "size">): bigint => {
+  const base = 5_000n * BigInt(decoded.size.signatures)
+  const price = decoded.budget.priorityFee ?? 0n
+  if (decoded.version === 1) return base + price
+  const units = BigInt(decoded.budget.computeUnitLimit ?? 200_000)
+  return base + (units * price + 999_999n) / 1_000_000n
+}
+
 const refuse = (label: string, result: Exclude<WireFormat.Result, { _tag: "Parsed" }>) =>
   result._tag === "Malformed"
     ? new MalformedTransaction({ stage: label, message: `${label}: the bytes are not a transaction (${result.reason})` })

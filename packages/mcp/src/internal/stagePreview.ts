@@ -3,16 +3,7 @@
  *
  * @since 0.1.0
  */
-import type * as WireTransaction from "@feeshare/solana/WireTransaction"
-
-/** The network fee of a verified transaction: 5000 lamports per signature plus its priority fee. */
-const networkFee = (decoded: WireTransaction.Decoded): bigint => {
-  const base = 5000n * BigInt(decoded.size.signatures)
-  const priority = decoded.budget.priorityFee ?? 0n
-  if (decoded.version === 1) return base + priority
-  const units = BigInt(decoded.budget.computeUnitLimit ?? 200_000)
-  return base + (priority * units + 999_999n) / 1_000_000n
-}
+import * as WireTransaction from "@feeshare/solana/WireTransaction"
 
 /**
  * What the preview shows of one verified transaction: its signers (and which came signed),
@@ -29,7 +20,7 @@ export const stagePreview = (id: string, kind: string, verified: WireTransaction
     Reflect.get(verified.decoded.transaction.signatures, key) !== null
   ),
   accounts: verified.decoded.message.staticAccounts.map(String),
-  networkFeeLamports: String(networkFee(verified.decoded)),
+  networkFeeLamports: String(WireTransaction.networkFee(verified.decoded)),
   messageSha256: verified.decoded.messageSha256
 })
 
