@@ -22,69 +22,14 @@ import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Refusal from "@feeshare/solana/TransactionRefusal"
 import { Cause, Schema } from "effect"
-// this module's own exports, found by the table's tags
-import * as Errors from "./Errors.js"
+// the classes of this module by the table's tags (types only)
+import type * as Errors from "./Errors.js"
+import { type ErrorFields, facade, register, registered } from "./internal/facade.js"
 
-/**
- * What every rejection of a `FeeShare` call carries.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ErrorFields {
-  /** The class name, e.g. `RateLimited` (the same as `_tag`). */
-  readonly tag: string
-  readonly _tag: string
-  /** HTTP status of the answer; 0 when no HTTP answer is involved. */
-  readonly status: number
-  readonly message: string
-  /** The rate-limit headers seen with the answer, when there was one. */
-  readonly rateLimit?: RateLimitInfo | undefined
-}
+/** @since 0.1.0 */
+export type { ErrorFields, FacadeBase, FacadeFields } from "./internal/facade.js"
 
-/**
- * What the facade adds to a core failure `E`: `tag`, and, when `E` has no HTTP answer,
- * `status` 0 and no `rateLimit`.
- *
- * @since 0.1.0
- * @category models
- */
-export type FacadeFields<E extends { readonly _tag: string }> =
-  & { readonly tag: E["_tag"] }
-  & (E extends { readonly status: number } ? unknown : { readonly status: 0; readonly rateLimit: RateLimitInfo | undefined })
-
-/**
- * The base of the facade class of the core failure class `C`: `C`'s statics, and a
- * constructor of `C`'s instances with `FacadeFields`.
- *
- * @since 0.1.0
- * @category models
- */
-export type FacadeBase<C extends Failures.Class> =
-  & Omit<C, "prototype">
-  & (new(
-    props: ConstructorParameters<C>[0],
-    options?: Schema.MakeOptions
-  ) => InstanceType<C> & FacadeFields<InstanceType<C>>)
-
-/** A core failure class, as the implementation of `facade` sees it. */
-type AnyCore = new(props: never, options?: Schema.MakeOptions) => { readonly _tag: string }
-
-/** The base of a facade class: the core class `core`, its instances given `FacadeFields`. */
-function facade<C extends Failures.Class>(core: C): FacadeBase<C>
-function facade(core: AnyCore): AnyCore {
-  return class extends core {
-    readonly tag = this._tag
-    constructor(props: never, options?: Schema.MakeOptions) {
-      super(props, options)
-      if (!("status" in this)) Object.assign(this, { status: 0, rateLimit: undefined })
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------
-// the service's answers
-// ---------------------------------------------------------------------------
+// --- the service's answers ---
 
 /**
  * 400 (and other 4xx without a class of their own): invalid parameters, nothing to claim.
@@ -92,7 +37,7 @@ function facade(core: AnyCore): AnyCore {
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends facade(Domain.BadRequest) {}
+export class BadRequest extends facade(Domain.BadRequest) { static { register(this) } }
 
 /**
  * 401: the API key is missing or invalid.
@@ -100,7 +45,7 @@ export class BadRequest extends facade(Domain.BadRequest) {}
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends facade(Domain.Unauthorized) {}
+export class Unauthorized extends facade(Domain.Unauthorized) { static { register(this) } }
 
 /**
  * 403: the API key lacks the permission.
@@ -108,7 +53,7 @@ export class Unauthorized extends facade(Domain.Unauthorized) {}
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends facade(Domain.Forbidden) {}
+export class Forbidden extends facade(Domain.Forbidden) { static { register(this) } }
 
 /**
  * 404.
@@ -116,7 +61,7 @@ export class Forbidden extends facade(Domain.Forbidden) {}
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends facade(Domain.NotFound) {}
+export class NotFound extends facade(Domain.NotFound) { static { register(this) } }
 
 /**
  * 429, or a wait for the rate-limit reset longer than `maxRateLimitWait` (status 0, nothing
@@ -125,7 +70,7 @@ export class NotFound extends facade(Domain.NotFound) {}
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends facade(Domain.RateLimited) {}
+export class RateLimited extends facade(Domain.RateLimited) { static { register(this) } }
 
 /**
  * 5xx, after the retries.
@@ -133,7 +78,7 @@ export class RateLimited extends facade(Domain.RateLimited) {}
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends facade(Domain.ServerError) {}
+export class ServerError extends facade(Domain.ServerError) { static { register(this) } }
 
 /**
  * An answer that is not a well-formed envelope; `body` holds its first 512 characters.
@@ -141,7 +86,7 @@ export class ServerError extends facade(Domain.ServerError) {}
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) {}
+export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) { static { register(this) } }
 
 /**
  * The request did not complete (connection refused or reset, DNS failure), after the retries.
@@ -149,7 +94,7 @@ export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) {}
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends facade(Domain.TransportError) {}
+export class TransportError extends facade(Domain.TransportError) { static { register(this) } }
 
 /**
  * No answer within the per-request time limit, after the retries.
@@ -157,11 +102,9 @@ export class TransportError extends facade(Domain.TransportError) {}
  * @since 0.1.0
  * @category errors
  */
-export class Timeout extends facade(Domain.Timeout) {}
+export class Timeout extends facade(Domain.Timeout) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// refused before anything was sent
-// ---------------------------------------------------------------------------
+// --- refused before anything was sent ---
 
 /**
  * The shared rate budget's store (Redis, see `feeshare/redis`) did not answer within its
@@ -170,7 +113,7 @@ export class Timeout extends facade(Domain.Timeout) {}
  * @since 0.1.0
  * @category errors
  */
-export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) {}
+export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) { static { register(this) } }
 
 /**
  * An input (or an option) breaks a rule; nothing was sent. `field` is the path of the
@@ -179,7 +122,7 @@ export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) {}
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequest extends facade(Domain.InvalidRequest) {}
+export class InvalidRequest extends facade(Domain.InvalidRequest) { static { register(this) } }
 
 /**
  * The wallet has MFA enabled and no code was given: call `agentAuth.callback` with
@@ -188,7 +131,7 @@ export class InvalidRequest extends facade(Domain.InvalidRequest) {}
  * @since 0.1.0
  * @category errors
  */
-export class MfaRequired extends facade(AgentLogin.MfaRequired) {}
+export class MfaRequired extends facade(AgentLogin.MfaRequired) { static { register(this) } }
 
 /**
  * A signer could not be loaded (missing or unreadable key file, bad JSON, wrong length,
@@ -197,7 +140,7 @@ export class MfaRequired extends facade(AgentLogin.MfaRequired) {}
  * @since 0.1.0
  * @category errors
  */
-export class InvalidKey extends facade(LocalSigner.InvalidKey) {}
+export class InvalidKey extends facade(LocalSigner.InvalidKey) { static { register(this) } }
 
 /**
  * A signer failed to sign.
@@ -205,7 +148,7 @@ export class InvalidKey extends facade(LocalSigner.InvalidKey) {}
  * @since 0.1.0
  * @category errors
  */
-export class SignerError extends facade(Signer.SignerError) {}
+export class SignerError extends facade(Signer.SignerError) { static { register(this) } }
 
 /**
  * A plan breaks the ordering rules; every violation is listed. Nothing was signed.
@@ -213,11 +156,9 @@ export class SignerError extends facade(Signer.SignerError) {}
  * @since 0.1.0
  * @category errors
  */
-export class InvalidPlan extends facade(Plan.InvalidPlan) {}
+export class InvalidPlan extends facade(Plan.InvalidPlan) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// transactions refused before signing (`stage` names the transaction)
-// ---------------------------------------------------------------------------
+// --- transactions refused before signing (`stage` names the transaction) ---
 
 /**
  * The text is not base64/base58, or the bytes are not a transaction. Nothing was signed.
@@ -225,7 +166,7 @@ export class InvalidPlan extends facade(Plan.InvalidPlan) {}
  * @since 0.1.0
  * @category refusals
  */
-export class MalformedTransaction extends facade(Refusal.MalformedTransaction) {}
+export class MalformedTransaction extends facade(Refusal.MalformedTransaction) { static { register(this) } }
 
 /**
  * The bytes decode, but not canonically. Nothing was signed.
@@ -233,7 +174,7 @@ export class MalformedTransaction extends facade(Refusal.MalformedTransaction) {
  * @since 0.1.0
  * @category refusals
  */
-export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransaction) {}
+export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransaction) { static { register(this) } }
 
 /**
  * The message version differs from the stage's `format`. Nothing was signed.
@@ -241,7 +182,7 @@ export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransact
  * @since 0.1.0
  * @category refusals
  */
-export class FormatMismatch extends facade(Refusal.FormatMismatch) {}
+export class FormatMismatch extends facade(Refusal.FormatMismatch) { static { register(this) } }
 
 /**
  * The SHA-256 of the message differs from the stated `messageSha256`. Nothing was signed.
@@ -249,7 +190,7 @@ export class FormatMismatch extends facade(Refusal.FormatMismatch) {}
  * @since 0.1.0
  * @category refusals
  */
-export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) {}
+export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) { static { register(this) } }
 
 /**
  * The message has a signer that `requiredSigners` does not list. Nothing was signed.
@@ -257,7 +198,7 @@ export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) {}
  * @since 0.1.0
  * @category refusals
  */
-export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) {}
+export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) { static { register(this) } }
 
 /**
  * A key that must sign (from `requiredSigners`, or the mint of a launch) is not a signer of
@@ -266,7 +207,7 @@ export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) {}
  * @since 0.1.0
  * @category refusals
  */
-export class MissingSigner extends facade(Refusal.MissingSigner) {}
+export class MissingSigner extends facade(Refusal.MissingSigner) { static { register(this) } }
 
 /**
  * A local signer is not among the transaction's required signers. Nothing was signed.
@@ -274,7 +215,7 @@ export class MissingSigner extends facade(Refusal.MissingSigner) {}
  * @since 0.1.0
  * @category refusals
  */
-export class SignerNotRequired extends facade(Refusal.SignerNotRequired) {}
+export class SignerNotRequired extends facade(Refusal.SignerNotRequired) { static { register(this) } }
 
 /**
  * A signature already present does not verify. Nothing was signed.
@@ -282,7 +223,7 @@ export class SignerNotRequired extends facade(Refusal.SignerNotRequired) {}
  * @since 0.1.0
  * @category refusals
  */
-export class InvalidSignature extends facade(Refusal.InvalidSignature) {}
+export class InvalidSignature extends facade(Refusal.InvalidSignature) { static { register(this) } }
 
 /**
  * A required signature is neither present nor available from a local signer. Nothing was
@@ -291,7 +232,7 @@ export class InvalidSignature extends facade(Refusal.InvalidSignature) {}
  * @since 0.1.0
  * @category refusals
  */
-export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) {}
+export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) { static { register(this) } }
 
 /**
  * The message's blockhash differs from the stated one. Nothing was signed.
@@ -299,7 +240,7 @@ export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) {
  * @since 0.1.0
  * @category refusals
  */
-export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) {}
+export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) { static { register(this) } }
 
 /**
  * A v1 message without a compute-unit or loaded-accounts-data limit. Nothing was signed.
@@ -307,7 +248,7 @@ export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) {}
  * @since 0.1.0
  * @category refusals
  */
-export class MissingV1Limits extends facade(Refusal.MissingV1Limits) {}
+export class MissingV1Limits extends facade(Refusal.MissingV1Limits) { static { register(this) } }
 
 /**
  * The message's compute budget differs from the stated one. Nothing was signed.
@@ -315,7 +256,7 @@ export class MissingV1Limits extends facade(Refusal.MissingV1Limits) {}
  * @since 0.1.0
  * @category refusals
  */
-export class BudgetMismatch extends facade(Refusal.BudgetMismatch) {}
+export class BudgetMismatch extends facade(Refusal.BudgetMismatch) { static { register(this) } }
 
 /**
  * The wire size, account count or signature count differs from the stated `size`. Nothing
@@ -324,11 +265,9 @@ export class BudgetMismatch extends facade(Refusal.BudgetMismatch) {}
  * @since 0.1.0
  * @category refusals
  */
-export class SizeMismatch extends facade(Refusal.SizeMismatch) {}
+export class SizeMismatch extends facade(Refusal.SizeMismatch) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// the ledger
-// ---------------------------------------------------------------------------
+// --- the ledger ---
 
 /**
  * The Solana RPC endpoint could not be asked.
@@ -336,7 +275,7 @@ export class SizeMismatch extends facade(Refusal.SizeMismatch) {}
  * @since 0.1.0
  * @category chain
  */
-export class ChainUnavailable extends facade(Chain.ChainUnavailable) {}
+export class ChainUnavailable extends facade(Chain.ChainUnavailable) { static { register(this) } }
 
 /**
  * The node's simulation of the transaction failed; `logs` holds the program logs.
@@ -344,7 +283,7 @@ export class ChainUnavailable extends facade(Chain.ChainUnavailable) {}
  * @since 0.1.0
  * @category chain
  */
-export class PreflightFailed extends facade(Chain.PreflightFailed) {}
+export class PreflightFailed extends facade(Chain.PreflightFailed) { static { register(this) } }
 
 /**
  * The transaction landed and failed on chain.
@@ -352,7 +291,7 @@ export class PreflightFailed extends facade(Chain.PreflightFailed) {}
  * @since 0.1.0
  * @category chain
  */
-export class TransactionFailed extends facade(Chain.TransactionFailed) {}
+export class TransactionFailed extends facade(Chain.TransactionFailed) { static { register(this) } }
 
 /**
  * The transaction can no longer land: its blockhash expired before it did.
@@ -360,7 +299,7 @@ export class TransactionFailed extends facade(Chain.TransactionFailed) {}
  * @since 0.1.0
  * @category chain
  */
-export class BlockhashExpired extends facade(Chain.BlockhashExpired) {}
+export class BlockhashExpired extends facade(Chain.BlockhashExpired) { static { register(this) } }
 
 /**
  * A plan was rebuilt `maxRebuilds` times and still did not complete.
@@ -368,7 +307,7 @@ export class BlockhashExpired extends facade(Chain.BlockhashExpired) {}
  * @since 0.1.0
  * @category chain
  */
-export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached) {}
+export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached) { static { register(this) } }
 
 /**
  * The lookup table was still warming up at `warmupDeadline`.
@@ -376,11 +315,9 @@ export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached
  * @since 0.1.0
  * @category chain
  */
-export class SetupTimedOut extends facade(PlanExecutor.SetupTimedOut) {}
+export class SetupTimedOut extends facade(PlanExecutor.SetupTimedOut) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// the facade's own
-// ---------------------------------------------------------------------------
+// --- the facade's own ---
 
 /**
  * The call was aborted through its `signal` (or the client was closed while it ran): the
@@ -430,9 +367,7 @@ export class Defect extends Schema.TaggedError<Defect>()("Defect", {
   readonly rateLimit: RateLimitInfo | undefined = undefined
 }
 
-// ---------------------------------------------------------------------------
-// conversion
-// ---------------------------------------------------------------------------
+// --- conversion ---
 
 /**
  * Every class a `FeeShare` call can reject with: the facade class of every core failure, and
@@ -452,14 +387,16 @@ const isCoreFailure = (u: unknown): u is Failures.Failure => Failures.all.some((
  * @category guards
  */
 export const isFeeShareError = (u: unknown): u is FeeShareError =>
-  u instanceof Aborted || u instanceof Closed || u instanceof Defect ||
-  (isCoreFailure(u) && u instanceof Errors[u._tag])
+  u instanceof Aborted || u instanceof Closed || u instanceof Defect || registered.some((facade) => u instanceof facade)
 
 /** The facade class of `failure`'s tag, made from its fields. */
 const toFacade = (failure: Failures.Failure): FeeShareError | undefined => {
+  const facadeClass = registered.find((facade) => facade._tag === failure._tag)
+  if (facadeClass === undefined) return undefined
   // `message` is not enumerable on an Error: copy it explicitly
   const props = { ...failure, message: failure.message }
-  const made: unknown = Reflect.construct(Errors[failure._tag], [props, { disableValidation: true }])
+  // the class's props are its own core class's; `Reflect.construct` is untyped, so check the result
+  const made: unknown = Reflect.construct(facadeClass, [props, { disableValidation: true }])
   return isFeeShareError(made) ? made : undefined
 }
 
