@@ -5,9 +5,14 @@
  * `message` and `rateLimit` (the last rate-limit headers, when known), plus the fields of
  * its class. A call never rejects with a `FiberFailure` wrapper.
  *
+ * The core's one table of failures (`Failures` of `@feeshare/client`) drives this module:
+ * every core failure class has the class exported here under its tag (the compiler checks
+ * that none is missing), and the conversion and `FeeShareError` follow the table.
+ *
  * @since 0.1.0
  */
 import * as AgentLogin from "@feeshare/client/AgentLogin"
+import * as Failures from "@feeshare/client/Failures"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
@@ -15,29 +20,16 @@ import * as Signer from "@feeshare/domain/Signer"
 import * as Chain from "@feeshare/solana/Chain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
-import * as Wire from "@feeshare/solana/WireTransaction"
+import * as Refusal from "@feeshare/solana/TransactionRefusal"
 import { Cause, Schema } from "effect"
+// the classes of this module by the table's tags (types only)
+import type * as Errors from "./Errors.js"
+import { type ErrorFields, facade, register, registered } from "./internal/facade.js"
 
-/**
- * What every rejection of a `FeeShare` call carries.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ErrorFields {
-  /** The class name, e.g. `RateLimited` (the same as `_tag`). */
-  readonly tag: string
-  readonly _tag: string
-  /** HTTP status of the answer; 0 when no HTTP answer is involved. */
-  readonly status: number
-  readonly message: string
-  /** The rate-limit headers seen with the answer, when there was one. */
-  readonly rateLimit?: RateLimitInfo | undefined
-}
+/** @since 0.1.0 */
+export type { ErrorFields, FacadeBase, FacadeFields } from "./internal/facade.js"
 
-// ---------------------------------------------------------------------------
-// the service's answers
-// ---------------------------------------------------------------------------
+// --- the service's answers ---
 
 /**
  * 400 (and other 4xx without a class of their own): invalid parameters, nothing to claim.
@@ -45,9 +37,7 @@ export interface ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends Domain.BadRequest implements ErrorFields {
-  readonly tag = this._tag
-}
+export class BadRequest extends facade(Domain.BadRequest) { static { register(this) } }
 
 /**
  * 401: the API key is missing or invalid.
@@ -55,9 +45,7 @@ export class BadRequest extends Domain.BadRequest implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends Domain.Unauthorized implements ErrorFields {
-  readonly tag = this._tag
-}
+export class Unauthorized extends facade(Domain.Unauthorized) { static { register(this) } }
 
 /**
  * 403: the API key lacks the permission.
@@ -65,9 +53,7 @@ export class Unauthorized extends Domain.Unauthorized implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends Domain.Forbidden implements ErrorFields {
-  readonly tag = this._tag
-}
+export class Forbidden extends facade(Domain.Forbidden) { static { register(this) } }
 
 /**
  * 404.
@@ -75,9 +61,7 @@ export class Forbidden extends Domain.Forbidden implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends Domain.NotFound implements ErrorFields {
-  readonly tag = this._tag
-}
+export class NotFound extends facade(Domain.NotFound) { static { register(this) } }
 
 /**
  * 429, or a wait for the rate-limit reset longer than `maxRateLimitWait` (status 0, nothing
@@ -86,9 +70,7 @@ export class NotFound extends Domain.NotFound implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends Domain.RateLimited implements ErrorFields {
-  readonly tag = this._tag
-}
+export class RateLimited extends facade(Domain.RateLimited) { static { register(this) } }
 
 /**
  * 5xx, after the retries.
@@ -96,9 +78,7 @@ export class RateLimited extends Domain.RateLimited implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends Domain.ServerError implements ErrorFields {
-  readonly tag = this._tag
-}
+export class ServerError extends facade(Domain.ServerError) { static { register(this) } }
 
 /**
  * An answer that is not a well-formed envelope; `body` holds its first 512 characters.
@@ -106,9 +86,7 @@ export class ServerError extends Domain.ServerError implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedResponse extends Domain.UnexpectedResponse implements ErrorFields {
-  readonly tag = this._tag
-}
+export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) { static { register(this) } }
 
 /**
  * The request did not complete (connection refused or reset, DNS failure), after the retries.
@@ -116,9 +94,7 @@ export class UnexpectedResponse extends Domain.UnexpectedResponse implements Err
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends Domain.TransportError implements ErrorFields {
-  readonly tag = this._tag
-}
+export class TransportError extends facade(Domain.TransportError) { static { register(this) } }
 
 /**
  * No answer within the per-request time limit, after the retries.
@@ -126,13 +102,9 @@ export class TransportError extends Domain.TransportError implements ErrorFields
  * @since 0.1.0
  * @category errors
  */
-export class Timeout extends Domain.Timeout implements ErrorFields {
-  readonly tag = this._tag
-}
+export class Timeout extends facade(Domain.Timeout) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// refused before anything was sent
-// ---------------------------------------------------------------------------
+// --- refused before anything was sent ---
 
 /**
  * The shared rate budget's store (Redis, see `feeshare/redis`) did not answer within its
@@ -141,9 +113,7 @@ export class Timeout extends Domain.Timeout implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class BudgetUnavailable extends Domain.BudgetUnavailable implements ErrorFields {
-  readonly tag = this._tag
-}
+export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) { static { register(this) } }
 
 /**
  * An input (or an option) breaks a rule; nothing was sent. `field` is the path of the
@@ -152,11 +122,7 @@ export class BudgetUnavailable extends Domain.BudgetUnavailable implements Error
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequest extends Domain.InvalidRequest implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class InvalidRequest extends facade(Domain.InvalidRequest) { static { register(this) } }
 
 /**
  * The wallet has MFA enabled and no code was given: call `agentAuth.callback` with
@@ -165,11 +131,7 @@ export class InvalidRequest extends Domain.InvalidRequest implements ErrorFields
  * @since 0.1.0
  * @category errors
  */
-export class MfaRequired extends AgentLogin.MfaRequired implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class MfaRequired extends facade(AgentLogin.MfaRequired) { static { register(this) } }
 
 /**
  * A signer could not be loaded (missing or unreadable key file, bad JSON, wrong length,
@@ -178,11 +140,7 @@ export class MfaRequired extends AgentLogin.MfaRequired implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class InvalidKey extends LocalSigner.InvalidKey implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class InvalidKey extends facade(LocalSigner.InvalidKey) { static { register(this) } }
 
 /**
  * A signer failed to sign.
@@ -190,11 +148,7 @@ export class InvalidKey extends LocalSigner.InvalidKey implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class SignerError extends Signer.SignerError implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class SignerError extends facade(Signer.SignerError) { static { register(this) } }
 
 /**
  * A plan breaks the ordering rules; every violation is listed. Nothing was signed.
@@ -202,15 +156,9 @@ export class SignerError extends Signer.SignerError implements ErrorFields {
  * @since 0.1.0
  * @category errors
  */
-export class InvalidPlan extends Plan.InvalidPlan implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class InvalidPlan extends facade(Plan.InvalidPlan) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// transactions refused before signing (`stage` names the transaction)
-// ---------------------------------------------------------------------------
+// --- transactions refused before signing (`stage` names the transaction) ---
 
 /**
  * The text is not base64/base58, or the bytes are not a transaction. Nothing was signed.
@@ -218,11 +166,7 @@ export class InvalidPlan extends Plan.InvalidPlan implements ErrorFields {
  * @since 0.1.0
  * @category refusals
  */
-export class MalformedTransaction extends Wire.MalformedTransaction implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class MalformedTransaction extends facade(Refusal.MalformedTransaction) { static { register(this) } }
 
 /**
  * The bytes decode, but not canonically. Nothing was signed.
@@ -230,11 +174,7 @@ export class MalformedTransaction extends Wire.MalformedTransaction implements E
  * @since 0.1.0
  * @category refusals
  */
-export class NonCanonicalTransaction extends Wire.NonCanonicalTransaction implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransaction) { static { register(this) } }
 
 /**
  * The message version differs from the stage's `format`. Nothing was signed.
@@ -242,11 +182,7 @@ export class NonCanonicalTransaction extends Wire.NonCanonicalTransaction implem
  * @since 0.1.0
  * @category refusals
  */
-export class FormatMismatch extends Wire.FormatMismatch implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class FormatMismatch extends facade(Refusal.FormatMismatch) { static { register(this) } }
 
 /**
  * The SHA-256 of the message differs from the stated `messageSha256`. Nothing was signed.
@@ -254,11 +190,7 @@ export class FormatMismatch extends Wire.FormatMismatch implements ErrorFields {
  * @since 0.1.0
  * @category refusals
  */
-export class MessageHashMismatch extends Wire.MessageHashMismatch implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) { static { register(this) } }
 
 /**
  * The message has a signer that `requiredSigners` does not list. Nothing was signed.
@@ -266,11 +198,7 @@ export class MessageHashMismatch extends Wire.MessageHashMismatch implements Err
  * @since 0.1.0
  * @category refusals
  */
-export class UnexpectedSigner extends Wire.UnexpectedSigner implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) { static { register(this) } }
 
 /**
  * A key that must sign (from `requiredSigners`, or the mint of a launch) is not a signer of
@@ -279,11 +207,7 @@ export class UnexpectedSigner extends Wire.UnexpectedSigner implements ErrorFiel
  * @since 0.1.0
  * @category refusals
  */
-export class MissingSigner extends Wire.MissingSigner implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class MissingSigner extends facade(Refusal.MissingSigner) { static { register(this) } }
 
 /**
  * A local signer is not among the transaction's required signers. Nothing was signed.
@@ -291,11 +215,7 @@ export class MissingSigner extends Wire.MissingSigner implements ErrorFields {
  * @since 0.1.0
  * @category refusals
  */
-export class SignerNotRequired extends Wire.SignerNotRequired implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class SignerNotRequired extends facade(Refusal.SignerNotRequired) { static { register(this) } }
 
 /**
  * A signature already present does not verify. Nothing was signed.
@@ -303,11 +223,7 @@ export class SignerNotRequired extends Wire.SignerNotRequired implements ErrorFi
  * @since 0.1.0
  * @category refusals
  */
-export class InvalidSignature extends Wire.InvalidSignature implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class InvalidSignature extends facade(Refusal.InvalidSignature) { static { register(this) } }
 
 /**
  * A required signature is neither present nor available from a local signer. Nothing was
@@ -316,11 +232,7 @@ export class InvalidSignature extends Wire.InvalidSignature implements ErrorFiel
  * @since 0.1.0
  * @category refusals
  */
-export class SignatureUnavailable extends Wire.SignatureUnavailable implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) { static { register(this) } }
 
 /**
  * The message's blockhash differs from the stated one. Nothing was signed.
@@ -328,11 +240,7 @@ export class SignatureUnavailable extends Wire.SignatureUnavailable implements E
  * @since 0.1.0
  * @category refusals
  */
-export class LifetimeMismatch extends Wire.LifetimeMismatch implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) { static { register(this) } }
 
 /**
  * A v1 message without a compute-unit or loaded-accounts-data limit. Nothing was signed.
@@ -340,11 +248,7 @@ export class LifetimeMismatch extends Wire.LifetimeMismatch implements ErrorFiel
  * @since 0.1.0
  * @category refusals
  */
-export class MissingV1Limits extends Wire.MissingV1Limits implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class MissingV1Limits extends facade(Refusal.MissingV1Limits) { static { register(this) } }
 
 /**
  * The message's compute budget differs from the stated one. Nothing was signed.
@@ -352,11 +256,7 @@ export class MissingV1Limits extends Wire.MissingV1Limits implements ErrorFields
  * @since 0.1.0
  * @category refusals
  */
-export class BudgetMismatch extends Wire.BudgetMismatch implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class BudgetMismatch extends facade(Refusal.BudgetMismatch) { static { register(this) } }
 
 /**
  * The wire size, account count or signature count differs from the stated `size`. Nothing
@@ -365,15 +265,9 @@ export class BudgetMismatch extends Wire.BudgetMismatch implements ErrorFields {
  * @since 0.1.0
  * @category refusals
  */
-export class SizeMismatch extends Wire.SizeMismatch implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class SizeMismatch extends facade(Refusal.SizeMismatch) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// the ledger
-// ---------------------------------------------------------------------------
+// --- the ledger ---
 
 /**
  * The Solana RPC endpoint could not be asked.
@@ -381,11 +275,7 @@ export class SizeMismatch extends Wire.SizeMismatch implements ErrorFields {
  * @since 0.1.0
  * @category chain
  */
-export class ChainUnavailable extends Chain.ChainUnavailable implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class ChainUnavailable extends facade(Chain.ChainUnavailable) { static { register(this) } }
 
 /**
  * The node's simulation of the transaction failed; `logs` holds the program logs.
@@ -393,11 +283,7 @@ export class ChainUnavailable extends Chain.ChainUnavailable implements ErrorFie
  * @since 0.1.0
  * @category chain
  */
-export class PreflightFailed extends Chain.PreflightFailed implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class PreflightFailed extends facade(Chain.PreflightFailed) { static { register(this) } }
 
 /**
  * The transaction landed and failed on chain.
@@ -405,11 +291,7 @@ export class PreflightFailed extends Chain.PreflightFailed implements ErrorField
  * @since 0.1.0
  * @category chain
  */
-export class TransactionFailed extends Chain.TransactionFailed implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class TransactionFailed extends facade(Chain.TransactionFailed) { static { register(this) } }
 
 /**
  * The transaction can no longer land: its blockhash expired before it did.
@@ -417,11 +299,7 @@ export class TransactionFailed extends Chain.TransactionFailed implements ErrorF
  * @since 0.1.0
  * @category chain
  */
-export class BlockhashExpired extends Chain.BlockhashExpired implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class BlockhashExpired extends facade(Chain.BlockhashExpired) { static { register(this) } }
 
 /**
  * A plan was rebuilt `maxRebuilds` times and still did not complete.
@@ -429,11 +307,7 @@ export class BlockhashExpired extends Chain.BlockhashExpired implements ErrorFie
  * @since 0.1.0
  * @category chain
  */
-export class RebuildLimitReached extends PlanExecutor.RebuildLimitReached implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached) { static { register(this) } }
 
 /**
  * The lookup table was still warming up at `warmupDeadline`.
@@ -441,15 +315,9 @@ export class RebuildLimitReached extends PlanExecutor.RebuildLimitReached implem
  * @since 0.1.0
  * @category chain
  */
-export class SetupTimedOut extends PlanExecutor.SetupTimedOut implements ErrorFields {
-  readonly tag = this._tag
-  readonly status = 0
-  readonly rateLimit: RateLimitInfo | undefined = undefined
-}
+export class SetupTimedOut extends facade(PlanExecutor.SetupTimedOut) { static { register(this) } }
 
-// ---------------------------------------------------------------------------
-// the facade's own
-// ---------------------------------------------------------------------------
+// --- the facade's own ---
 
 /**
  * The call was aborted through its `signal` (or the client was closed while it ran): the
@@ -499,62 +367,7 @@ export class Defect extends Schema.TaggedError<Defect>()("Defect", {
   readonly rateLimit: RateLimitInfo | undefined = undefined
 }
 
-// ---------------------------------------------------------------------------
-// conversion
-// ---------------------------------------------------------------------------
-
-type MakeOptions = { readonly disableValidation?: boolean }
-
-/** One core failure class, the facade class of the same tag, and the conversion between them. */
-const entry = <P, D extends P & { readonly message: string }, F extends ErrorFields>(
-  core: new(props: P, options?: MakeOptions) => D,
-  facade: new(props: P, options?: MakeOptions) => F
-) => ({
-  facade,
-  convert: (u: unknown): F | undefined =>
-    u instanceof core
-      // `message` is not enumerable on an Error: copy it explicitly
-      ? new facade({ ...u, message: u.message }, { disableValidation: true })
-      : undefined
-})
-
-/** The one table from each core failure class to its facade class. */
-const table = [
-  entry(Domain.BadRequest, BadRequest),
-  entry(Domain.Unauthorized, Unauthorized),
-  entry(Domain.Forbidden, Forbidden),
-  entry(Domain.NotFound, NotFound),
-  entry(Domain.RateLimited, RateLimited),
-  entry(Domain.ServerError, ServerError),
-  entry(Domain.UnexpectedResponse, UnexpectedResponse),
-  entry(Domain.TransportError, TransportError),
-  entry(Domain.Timeout, Timeout),
-  entry(Domain.BudgetUnavailable, BudgetUnavailable),
-  entry(Domain.InvalidRequest, InvalidRequest),
-  entry(AgentLogin.MfaRequired, MfaRequired),
-  entry(LocalSigner.InvalidKey, InvalidKey),
-  entry(Signer.SignerError, SignerError),
-  entry(Plan.InvalidPlan, InvalidPlan),
-  entry(Wire.MalformedTransaction, MalformedTransaction),
-  entry(Wire.NonCanonicalTransaction, NonCanonicalTransaction),
-  entry(Wire.FormatMismatch, FormatMismatch),
-  entry(Wire.MessageHashMismatch, MessageHashMismatch),
-  entry(Wire.UnexpectedSigner, UnexpectedSigner),
-  entry(Wire.MissingSigner, MissingSigner),
-  entry(Wire.SignerNotRequired, SignerNotRequired),
-  entry(Wire.InvalidSignature, InvalidSignature),
-  entry(Wire.SignatureUnavailable, SignatureUnavailable),
-  entry(Wire.LifetimeMismatch, LifetimeMismatch),
-  entry(Wire.MissingV1Limits, MissingV1Limits),
-  entry(Wire.BudgetMismatch, BudgetMismatch),
-  entry(Wire.SizeMismatch, SizeMismatch),
-  entry(Chain.ChainUnavailable, ChainUnavailable),
-  entry(Chain.PreflightFailed, PreflightFailed),
-  entry(Chain.TransactionFailed, TransactionFailed),
-  entry(Chain.BlockhashExpired, BlockhashExpired),
-  entry(PlanExecutor.RebuildLimitReached, RebuildLimitReached),
-  entry(PlanExecutor.SetupTimedOut, SetupTimedOut)
-] as const
+// --- conversion ---
 
 /**
  * Every class a `FeeShare` call can reject with: the facade class of every core failure, and
@@ -563,14 +376,9 @@ const table = [
  * @since 0.1.0
  * @category models
  */
-export type FeeShareError = InstanceType<(typeof table)[number]["facade"]> | Aborted | Closed | Defect
+export type FeeShareError = InstanceType<(typeof Errors)[Failures.Tag]> | Aborted | Closed | Defect
 
-const facades: ReadonlyArray<new(...args: never) => FeeShareError> = [
-  ...table.map((row) => row.facade),
-  Aborted,
-  Closed,
-  Defect
-]
+const isCoreFailure = (u: unknown): u is Failures.Failure => Failures.all.some((core) => u instanceof core)
 
 /**
  * `true` for an instance of one of the classes a `FeeShare` call rejects with.
@@ -578,7 +386,19 @@ const facades: ReadonlyArray<new(...args: never) => FeeShareError> = [
  * @since 0.1.0
  * @category guards
  */
-export const isFeeShareError = (u: unknown): u is FeeShareError => facades.some((facade) => u instanceof facade)
+export const isFeeShareError = (u: unknown): u is FeeShareError =>
+  u instanceof Aborted || u instanceof Closed || u instanceof Defect || registered.some((facade) => u instanceof facade)
+
+/** The facade class of `failure`'s tag, made from its fields. */
+const toFacade = (failure: Failures.Failure): FeeShareError | undefined => {
+  const facadeClass = registered.find((facade) => facade._tag === failure._tag)
+  if (facadeClass === undefined) return undefined
+  // `message` is not enumerable on an Error: copy it explicitly
+  const props = { ...failure, message: failure.message }
+  // the class's props are its own core class's; `Reflect.construct` is untyped, so check the result
+  const made: unknown = Reflect.construct(facadeClass, [props, { disableValidation: true }])
+  return isFeeShareError(made) ? made : undefined
+}
 
 const describe = (u: unknown): string => u instanceof Error ? u.message : String(u)
 
@@ -600,9 +420,6 @@ export const fromCause = (cause: Cause.Cause<unknown>, signal?: AbortSignal): Fe
   }
   const error = Cause.squash(cause)
   if (isFeeShareError(error)) return error
-  for (const row of table) {
-    const converted: FeeShareError | undefined = row.convert(error)
-    if (converted !== undefined) return converted
-  }
-  return new Defect({ status: 0, message: `unexpected: ${describe(error)}`, cause: error })
+  return (isCoreFailure(error) ? toFacade(error) : undefined) ??
+    new Defect({ status: 0, message: `unexpected: ${describe(error)}`, cause: error })
 }
