@@ -59,108 +59,109 @@ export interface Landing {
 }
 
 /** Simulating, landing, sending and submitting on one ledger. */
-export const make = Effect.fnUntraced(function*(parts: Parts) {
-  const { clock, records, svm, watchers } = parts
+export const make = (parts: Parts) =>
+  Effect.gen(function*() {
+    const { clock, records, svm, watchers } = parts
 
-  const land = (decoded: Decoded, signature: string, wire: Uint8Array, skipPreflight: boolean) =>
-    Effect.gen(function*() {
-      const pre = decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n)
-      const result = svm.sendTransaction(decoded.transaction)
-      const failed = result instanceof FailedTransactionMetadata
-      const meta = failed ? result.meta() : result
-      const err = failed ? TransactionError.fromFailed(result) : null
-      if (failed && !skipPreflight) return yield* preflightFailure(err ?? "", meta.logs(), meta.computeUnitsConsumed())
-      records.landed(signature, clock.slot(), err)
-      const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
-      records.record({
-        signature,
-        slot: clock.slot(),
-        blockTime: Math.floor(now / 1000),
-        wire,
-        version: decoded.version,
-        fee: failed ? 0n : decoded.fee,
-        accountKeys: decoded.accountKeys,
-        preBalances: pre,
-        postBalances: decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n),
-        logs: meta.logs(),
-        computeUnitsConsumed: meta.computeUnitsConsumed(),
-        err
+    const land = (decoded: Decoded, signature: string, wire: Uint8Array, skipPreflight: boolean) =>
+      Effect.gen(function*() {
+        const pre = decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n)
+        const result = svm.sendTransaction(decoded.transaction)
+        const failed = result instanceof FailedTransactionMetadata
+        const meta = failed ? result.meta() : result
+        const err = failed ? TransactionError.fromFailed(result) : null
+        if (failed && !skipPreflight) return yield* preflightFailure(err ?? "", meta.logs(), meta.computeUnitsConsumed())
+        records.landed(signature, clock.slot(), err)
+        const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+        records.record({
+          signature,
+          slot: clock.slot(),
+          blockTime: Math.floor(now / 1000),
+          wire,
+          version: decoded.version,
+          fee: failed ? 0n : decoded.fee,
+          accountKeys: decoded.accountKeys,
+          preBalances: pre,
+          postBalances: decoded.accountKeys.map((key) => svm.getBalance(key) ?? 0n),
+          logs: meta.logs(),
+          computeUnitsConsumed: meta.computeUnitsConsumed(),
+          err
+        })
+        yield* watchers.landed({ signature, slot: clock.slot(), err, messageSha256: decoded.messageSha256 })
+        return signature
       })
-      yield* watchers.landed({ signature, slot: clock.slot(), err, messageSha256: decoded.messageSha256 })
-      return signature
-    })
 
-  const simulate = (decoded: Decoded, options: SimulateOptions): Simulation => {
-    const replacement = options.replaceRecentBlockhash === true
-    if (!replacement && !clock.isValid(decoded.lifetimeToken)) {
-      return { err: "BlockhashNotFound", logs: [], unitsConsumed: 0n, replacementBlockhash: null }
-    }
-    const sigVerify = options.sigVerify === true
-    if (!sigVerify) svm.withSigverify(false)
-    try {
-      const result = svm.simulateTransaction(decoded.transaction)
-      const meta = result.meta()
-      return {
-        err: result instanceof FailedTransactionMetadata ? TransactionError.fromFailed(result) : null,
-        logs: meta.logs(),
-        unitsConsumed: meta.computeUnitsConsumed(),
-        replacementBlockhash: replacement
-          ? { blockhash: clock.state().blockhash, lastValidBlockHeight: clock.state().lastValidBlockHeight }
-          : null
+    const simulate = (decoded: Decoded, options: SimulateOptions): Simulation => {
+      const replacement = options.replaceRecentBlockhash === true
+      if (!replacement && !clock.isValid(decoded.lifetimeToken)) {
+        return { err: "BlockhashNotFound", logs: [], unitsConsumed: 0n, replacementBlockhash: null }
       }
-    } finally {
-      if (!sigVerify) svm.withSigverify(true)
+      const sigVerify = options.sigVerify === true
+      if (!sigVerify) svm.withSigverify(false)
+      try {
+        const result = svm.simulateTransaction(decoded.transaction)
+        const meta = result.meta()
+        return {
+          err: result instanceof FailedTransactionMetadata ? TransactionError.fromFailed(result) : null,
+          logs: meta.logs(),
+          unitsConsumed: meta.computeUnitsConsumed(),
+          replacementBlockhash: replacement
+            ? { blockhash: clock.state().blockhash, lastValidBlockHeight: clock.state().lastValidBlockHeight }
+            : null
+        }
+      } finally {
+        if (!sigVerify) svm.withSigverify(true)
+      }
     }
-  }
 
-  const send = Effect.fn("Ledger.send")(function*(wire: Uint8Array, options?: SendOptions) {
-    const decoded = yield* decode(wire)
-    const skipPreflight = options?.skipPreflight === true
-    if (decoded.signature === undefined) {
-      return yield* new LedgerError({ code: -32003, message: "Transaction signature verification failure" })
-    }
-    const signature = decoded.signature
-    if (records.has(signature)) return signature
-    if (!clock.isValid(decoded.lifetimeToken)) {
-      if (skipPreflight) return signature
-      return yield* preflightFailure("BlockhashNotFound", [], 0n)
-    }
-    if (!skipPreflight) {
-      const simulation = simulate(decoded, { sigVerify: true })
-      if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
-    }
-    if (parts.dropRate > 0 && uniform(parts.seed, `drop:${signature}`) < parts.dropRate) return signature
-    return yield* land(decoded, signature, wire, skipPreflight)
-  })
-
-  const submitLock = yield* Effect.makeSemaphore(1)
-  let submitted = 0
-
-  const submit = Effect.fn("Ledger.submit")(function*(
-    instructions: ReadonlyArray<Instruction>,
-    signers: readonly [KeyPairSigner, ...Array<KeyPairSigner>]
-  ) {
-    const life = clock.state()
-    const built = yield* Effect.tryPromise({
-      try: () =>
-        build({
-          format: "legacy",
-          feePayer: signers[0].address,
-          // numbered like airdrops, so identical set-up steps in one slot are distinct transactions
-          instructions: [...instructions, memo(`sandbox set-up #${++submitted}`)],
-          lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
-          signers
-        }),
-      catch: (error) => invalidParams(`invalid set-up transaction: ${error instanceof Error ? error.message : String(error)}`)
+    const send = Effect.fn("Ledger.send")(function*(wire: Uint8Array, options?: SendOptions) {
+      const decoded = yield* decode(wire)
+      const skipPreflight = options?.skipPreflight === true
+      if (decoded.signature === undefined) {
+        return yield* new LedgerError({ code: -32003, message: "Transaction signature verification failure" })
+      }
+      const signature = decoded.signature
+      if (records.has(signature)) return signature
+      if (!clock.isValid(decoded.lifetimeToken)) {
+        if (skipPreflight) return signature
+        return yield* preflightFailure("BlockhashNotFound", [], 0n)
+      }
+      if (!skipPreflight) {
+        const simulation = simulate(decoded, { sigVerify: true })
+        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+      }
+      if (parts.dropRate > 0 && uniform(parts.seed, `drop:${signature}`) < parts.dropRate) return signature
+      return yield* land(decoded, signature, wire, skipPreflight)
     })
-    const decoded = yield* decode(built.wire)
-    return yield* submitLock.withPermits(1)(Effect.gen(function*() {
-      const simulation = simulate(decoded, { sigVerify: true, replaceRecentBlockhash: true })
-      if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
-      return yield* land(decoded, decoded.signature ?? "", built.wire, false)
-    }))
-  })
 
-  const landing: Landing = { land, simulate, send, submit }
-  return landing
-})
+    const submitLock = yield* Effect.makeSemaphore(1)
+    let submitted = 0
+
+    const submit = Effect.fn("Ledger.submit")(function*(
+      instructions: ReadonlyArray<Instruction>,
+      signers: readonly [KeyPairSigner, ...Array<KeyPairSigner>]
+    ) {
+      const life = clock.state()
+      const built = yield* Effect.tryPromise({
+        try: () =>
+          build({
+            format: "legacy",
+            feePayer: signers[0].address,
+            // numbered like airdrops, so identical set-up steps in one slot are distinct transactions
+            instructions: [...instructions, memo(`sandbox set-up #${++submitted}`)],
+            lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
+            signers
+          }),
+        catch: (error) => invalidParams(`invalid set-up transaction: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      const decoded = yield* decode(built.wire)
+      return yield* submitLock.withPermits(1)(Effect.gen(function*() {
+        const simulation = simulate(decoded, { sigVerify: true, replaceRecentBlockhash: true })
+        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        return yield* land(decoded, decoded.signature ?? "", built.wire, false)
+      }))
+    })
+
+    const landing: Landing = { land, simulate, send, submit }
+    return landing
+  })
