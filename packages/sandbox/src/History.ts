@@ -24,7 +24,8 @@ import type {
 import { limits } from "./internal/history/models.js"
 import * as Plans from "./internal/history/plans.js"
 import { push, remember } from "./internal/history/rings.js"
-import { entryOf, type Kind, messageOf, sha256Hex } from "./internal/history/transactions.js"
+import { entryOf, type Kind, messageOf } from "./internal/history/transactions.js"
+import { messageSha256 } from "./internal/ledger/wire.js"
 import { Ledger } from "./Ledger.js"
 import { Market } from "./Market.js"
 
@@ -92,7 +93,7 @@ export const makeUnsafe = (now: () => number = Date.now): History.Service => {
 
   const transaction = (record: LandedRecord): void => {
     const message = messageOf(record.wire)
-    const hash = message === undefined ? undefined : sha256Hex(message)
+    const hash = message === undefined ? undefined : messageSha256(message)
     const known = hash === undefined ? undefined : plans.landed(hash, record.signature, record.err !== null) ?? served.get(hash)
     push(transactions, entryOf(record, message, known), limits.transactions)
     version++
@@ -102,7 +103,7 @@ export const makeUnsafe = (now: () => number = Date.now): History.Service => {
     transaction,
     served: (kind, label, wire) => {
       const message = messageOf(wire)
-      if (message !== undefined) remember(served, sha256Hex(message), { kind, label }, limits.served)
+      if (message !== undefined) remember(served, messageSha256(message), { kind, label }, limits.served)
     },
     plan: (plan, wallet, tampered) => {
       plans.record(plan, wallet, tampered, now())

@@ -6,9 +6,10 @@
  */
 import type { Plan } from "@feeshare/domain"
 import { getBase64Encoder } from "@solana/kit"
+import { messageSha256 } from "../ledger/wire.js"
 import { limits, type PlanEntry, type StageState } from "./models.js"
 import { push, remember } from "./rings.js"
-import { type Kind, messageOf, sha256Hex } from "./transactions.js"
+import { type Kind, messageOf } from "./transactions.js"
 
 const base64 = getBase64Encoder()
 
@@ -95,7 +96,7 @@ export const make = (): Plans => {
       return {
         planId: id,
         stage,
-        computedSha256: message === undefined ? undefined : sha256Hex(message),
+        computedSha256: message === undefined ? undefined : messageSha256(message),
         landed: undefined,
         superseded: false
       }

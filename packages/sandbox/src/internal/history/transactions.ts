@@ -1,10 +1,9 @@
 /**
- * A landed transaction as the explorer lists it: its message (and the message's hash, which
- * names what the sandbox handed out), its kind from its memo when the sandbox did not hand it
- * out, its logs bounded, its instructions decoded.
+ * A landed transaction as the explorer lists it: its message (whose hash names what the
+ * sandbox handed out), its kind from its memo when the sandbox did not hand it out, its logs
+ * bounded, its instructions decoded.
  */
 import { getTransactionDecoder } from "@solana/kit"
-import { createHash } from "node:crypto"
 import { decodeInstructions } from "./instructions.js"
 import { type LandedRecord, limits, type TransactionEntry } from "./models.js"
 
@@ -24,9 +23,6 @@ export const messageOf = (wire: Uint8Array): Uint8Array | undefined => {
     return undefined
   }
 }
-
-/** Hex SHA-256 of a message. */
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
 const memoPattern = /^Program log: Memo \(len \d+\)(?:: "(.*)")?$/
 const logPrefix = "Program log: "

@@ -8,8 +8,8 @@ import type { Instruction, KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import { FailedTransactionMetadata, type LiteSVM } from "litesvm"
 import { build } from "@feeshare/solana/StageBuilder"
-import { derivedSecret } from "../keys.js"
 import { memo } from "../programs.js"
+import * as Seeded from "../seeded.js"
 import * as TransactionError from "../transactionError.js"
 import type { BlockClock } from "./clock.js"
 import {
@@ -26,7 +26,7 @@ import type { Watchers } from "./watchers.js"
 
 /** A number in [0, 1) from the seed and a label: deterministic drops. */
 const uniform = (seed: string, label: string): number =>
-  Number(Buffer.from(derivedSecret(seed, label)).readBigUInt64BE(0) >> 11n) / 2 ** 53
+  Number(Buffer.from(Seeded.derive(seed, label)).readBigUInt64BE(0) >> 11n) / 2 ** 53
 
 /** What landing needs of the ledger. */
 export interface Parts {

@@ -58,6 +58,9 @@ const feeOf = (messageBytes: Transaction["messageBytes"]): bigint => {
   return base + (units * price + 999_999n) / 1_000_000n
 }
 
+/** Hex SHA-256 of a message's bytes: what names a transaction whoever signed it. */
+export const messageSha256 = (messageBytes: Uint8Array): string => createHash("sha256").update(messageBytes).digest("hex")
+
 /** A wire transaction, read. */
 export interface Decoded {
   readonly transaction: Transaction
@@ -83,7 +86,7 @@ export const decode = (wire: Uint8Array): Effect.Effect<Decoded, LedgerError> =>
         lifetimeToken: compiled.lifetimeToken,
         accountKeys: compiled.staticAccounts,
         version: compiled.version,
-        messageSha256: createHash("sha256").update(new Uint8Array(transaction.messageBytes)).digest("hex"),
+        messageSha256: messageSha256(new Uint8Array(transaction.messageBytes)),
         fee: feeOf(transaction.messageBytes)
       }
     },
