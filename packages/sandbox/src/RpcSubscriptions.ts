@@ -28,59 +28,18 @@
  *
  * @since 0.1.0
  */
-import { PublicKey } from "@feeshare/domain"
-import { Cause, Context, Deferred, Effect, Exit, Layer, Option, Runtime, Schema, type Scope } from "effect"
-import type { IncomingMessage } from "node:http"
-import type { Duplex } from "node:stream"
-import { type RawData, WebSocket, WebSocketServer } from "ws"
+import { Cause, Context, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
+import type { RawData, WebSocket } from "ws"
 import * as JsonRpc from "./internal/jsonRpc.js"
-import { type Commitment, Ledger, LedgerError, type SignatureStatus } from "./Ledger.js"
+import { NoParams, reached, SignatureSubscribeParams, UnsubscribeParams } from "./internal/subscriptions/params.js"
+import * as Registry from "./internal/subscriptions/registry.js"
+import type { Connection, SignatureSubscription, SlotSubscription, Stats } from "./internal/subscriptions/registry.js"
+import * as Transport from "./internal/subscriptions/transport.js"
+import { Ledger, LedgerError } from "./Ledger.js"
 import type { UpgradeHandler } from "./Server.js"
 
-/**
- * The most WebSocket connections open at a time; past it the upgrade is answered HTTP 503.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxConnections = 100
-
-/**
- * The most subscriptions a connection may hold; past it a subscribe is answered `-32603`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxSubscriptionsPerConnection = 1000
-
-/**
- * The largest message (WebSocket frame payload) read, in bytes; a larger one closes the
- * connection (code 1009) without being buffered.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxMessageBytes = 64 * 1024
-
-/**
- * The most bytes of answers and notifications a client may leave unread; past it the
- * connection is dropped.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxBufferedBytes = 4 * 1024 * 1024
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface Stats {
-  /** Open WebSocket connections. */
-  readonly connections: number
-  /** Live subscriptions, over all connections. */
-  readonly subscriptions: number
-}
+export { maxSubscriptionsPerConnection, type Stats } from "./internal/subscriptions/registry.js"
+export { maxBufferedBytes, maxConnections, maxMessageBytes } from "./internal/subscriptions/transport.js"
 
 /**
  * @since 0.1.0
@@ -110,71 +69,6 @@ export declare namespace RpcSubscriptions {
   }
 }
 
-const commitmentRank: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
-
-const reached = (status: SignatureStatus | null, commitment: Commitment): status is SignatureStatus =>
-  status !== null && commitmentRank[status.confirmationStatus] >= commitmentRank[commitment]
-
-const Signature = PublicKey.Base58Signature.annotations({ description: "a base58 signature of 64 bytes" })
-
-const SignatureConfig = Schema.Struct({
-  commitment: Schema.optional(Schema.Literal("processed", "confirmed", "finalized")),
-  enableReceivedNotification: Schema.optional(Schema.Boolean)
-}).annotations({ description: "a config object" })
-
-const SignatureSubscribeParams = Schema.Tuple(
-  Signature,
-  Schema.optionalElement(Schema.NullOr(SignatureConfig).annotations({ description: "a config object or null" }))
-).annotations({ description: "[signature, config?]" })
-
-const NoParams = Schema.Tuple().annotations({ description: "[]" })
-
-const SubscriptionId = Schema.Number.annotations({ description: "a subscription id" }).pipe(
-  Schema.int(),
-  Schema.nonNegative(),
-  Schema.annotations({ description: "a subscription id" })
-)
-const UnsubscribeParams = Schema.Tuple(SubscriptionId).annotations({ description: "[subscription id]" })
-
-interface Connection {
-  readonly socket: WebSocket
-  readonly subscriptions: Map<number, Subscription>
-}
-
-interface SignatureSubscription {
-  readonly _tag: "Signature"
-  readonly id: number
-  readonly connection: Connection
-  readonly signature: string
-  readonly commitment: Commitment
-  readonly received: boolean
-}
-
-interface SlotSubscription {
-  readonly _tag: "Slot"
-  readonly id: number
-  readonly connection: Connection
-}
-
-type Subscription = SignatureSubscription | SlotSubscription
-
-const textOf = (data: RawData): string =>
-  Array.isArray(data)
-    ? Buffer.concat(data).toString("utf8")
-    : Buffer.isBuffer(data)
-    ? data.toString("utf8")
-    : Buffer.from(data).toString("utf8")
-
-/** An HTTP answer written on the raw socket, instead of the handshake. */
-const refuse = (socket: Duplex, status: number, reason: string, body: object): void => {
-  const text = JSON.stringify(body)
-  socket.on("error", () => socket.destroy())
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
-      `Connection: close\r\n\r\n${text}`
-  )
-}
-
 /**
  * The service over the `Ledger`: it watches the ledger (landed transactions, new slots) while
  * the scope is open.
@@ -185,66 +79,9 @@ const refuse = (socket: Duplex, status: number, reason: string, body: object): v
 export const make = Effect.gen(function*() {
   const ledger = yield* Ledger
   const runtime = yield* Effect.runtime<never>()
-  const connections = new Set<Connection>()
-  const bySignature = new Map<string, Set<SignatureSubscription>>()
-  const slotSubscriptions = new Set<SlotSubscription>()
-  let nextId = 0
-  const waiters = new Set<{ readonly predicate: (stats: Stats) => boolean; readonly done: Deferred.Deferred<Stats> }>()
+  const registry = Registry.make()
 
-  const currentStats = (): Stats => {
-    let subscriptions = 0
-    for (const connection of connections) subscriptions += connection.subscriptions.size
-    return { connections: connections.size, subscriptions }
-  }
-
-  /** Wakes the waiters whose predicate the counts now satisfy. */
-  const changed = (): void => {
-    if (waiters.size === 0) return
-    const stats = currentStats()
-    for (const waiter of [...waiters]) {
-      if (!waiter.predicate(stats)) continue
-      waiters.delete(waiter)
-      Deferred.unsafeDone(waiter.done, Exit.succeed(stats))
-    }
-  }
-
-  const send = (connection: Connection, message: object): void => {
-    const socket = connection.socket
-    if (socket.readyState !== WebSocket.OPEN) return
-    socket.send(JSON.stringify(message))
-    // a client that does not read its notifications is not buffered for without end
-    if (socket.bufferedAmount > maxBufferedBytes) socket.terminate()
-  }
-
-  const add = (subscription: Subscription): void => {
-    subscription.connection.subscriptions.set(subscription.id, subscription)
-    if (subscription._tag === "Slot") {
-      slotSubscriptions.add(subscription)
-    } else {
-      const forSignature = bySignature.get(subscription.signature)
-      if (forSignature === undefined) bySignature.set(subscription.signature, new Set([subscription]))
-      else forSignature.add(subscription)
-    }
-    changed()
-  }
-
-  const remove = (subscription: Subscription): void => {
-    subscription.connection.subscriptions.delete(subscription.id)
-    if (subscription._tag === "Slot") {
-      slotSubscriptions.delete(subscription)
-    } else {
-      const forSignature = bySignature.get(subscription.signature)
-      forSignature?.delete(subscription)
-      if (forSignature?.size === 0) bySignature.delete(subscription.signature)
-    }
-    changed()
-  }
-
-  const drop = (connection: Connection): void => {
-    for (const subscription of [...connection.subscriptions.values()]) remove(subscription)
-    connections.delete(connection)
-    changed()
-  }
+  const send = (connection: Connection, message: object): void => Transport.send(connection.socket, message)
 
   const signatureNotification = (subscription: SignatureSubscription, slot: bigint, value: unknown) =>
     send(subscription.connection, {
@@ -263,7 +100,7 @@ export const make = Effect.gen(function*() {
       for (const subscription of subscriptions) {
         const status = bySignatureStatus.get(subscription.signature) ?? null
         if (!reached(status, subscription.commitment)) continue
-        remove(subscription)
+        registry.remove(subscription)
         signatureNotification(subscription, status.slot, { err: status.err })
       }
     })
@@ -271,7 +108,7 @@ export const make = Effect.gen(function*() {
   yield* ledger.watch({
     landed: (landed) =>
       Effect.suspend(() => {
-        const waiting = [...(bySignature.get(landed.signature) ?? [])]
+        const waiting = registry.toSignature(landed.signature)
         for (const subscription of waiting) {
           if (subscription.received) signatureNotification(subscription, landed.slot, "receivedSignature")
         }
@@ -279,7 +116,7 @@ export const make = Effect.gen(function*() {
       }),
     slots: (slots) =>
       Effect.suspend(() => {
-        for (const subscription of [...slotSubscriptions]) {
+        for (const subscription of registry.slots()) {
           for (const slot of slots) {
             send(subscription.connection, {
               jsonrpc: "2.0",
@@ -291,24 +128,9 @@ export const make = Effect.gen(function*() {
             })
           }
         }
-        return settle([...bySignature.values()].flatMap((subscriptions) => [...subscriptions]))
+        return settle(registry.signatures())
       })
   })
-
-  const subscribe = <S extends Subscription>(connection: Connection, make: (id: number) => S) =>
-    Effect.suspend((): Effect.Effect<S, LedgerError> => {
-      if (connection.subscriptions.size >= maxSubscriptionsPerConnection) {
-        return Effect.fail(
-          new LedgerError({
-            code: -32603,
-            message: `Subscription refused: a connection holds at most ${maxSubscriptionsPerConnection} subscriptions`
-          })
-        )
-      }
-      const subscription = make(nextId++)
-      add(subscription)
-      return Effect.succeed(subscription)
-    })
 
   /** One method call; `after` collects what runs once the answers are sent. */
   const handle = Effect.fn("RpcSubscriptions.handle")(
@@ -316,7 +138,7 @@ export const make = Effect.gen(function*() {
       switch (request.method) {
         case "signatureSubscribe": {
           const [signature, config] = yield* JsonRpc.decodeParams(SignatureSubscribeParams, request.params)
-          const subscription = yield* subscribe(connection, (id): SignatureSubscription => ({
+          const subscription = yield* registry.subscribe(connection, (id): SignatureSubscription => ({
             _tag: "Signature",
             id,
             connection,
@@ -330,7 +152,10 @@ export const make = Effect.gen(function*() {
         }
         case "slotSubscribe": {
           yield* JsonRpc.decodeParams(NoParams, request.params)
-          const subscription = yield* subscribe(connection, (id): SlotSubscription => ({ _tag: "Slot", id, connection }))
+          const subscription = yield* registry.subscribe(
+            connection,
+            (id): SlotSubscription => ({ _tag: "Slot", id, connection })
+          )
           return subscription.id
         }
         case "signatureUnsubscribe":
@@ -340,7 +165,7 @@ export const make = Effect.gen(function*() {
           if (subscription === undefined) {
             return yield* new LedgerError({ code: -32602, message: "Invalid subscription id." })
           }
-          remove(subscription)
+          registry.remove(subscription)
           return true
         }
         default:
@@ -361,7 +186,7 @@ export const make = Effect.gen(function*() {
         (request) => request.id === undefined ? Option.some(undefined) : Option.none()
       )
     const program = Effect.gen(function*() {
-      const body = JsonRpc.parseBody(textOf(data))
+      const body = JsonRpc.parseBody(Transport.textOf(data))
       switch (body._tag) {
         case "Refused":
           send(connection, body.reply)
@@ -387,65 +212,16 @@ export const make = Effect.gen(function*() {
   }
 
   const open = (socket: WebSocket): void => {
-    const connection: Connection = { socket, subscriptions: new Map() }
-    connections.add(connection)
-    changed()
+    const connection = registry.open(socket)
     socket.on("message", (data) => onMessage(connection, data))
     // protocol errors (a frame over maxPayload, bad UTF-8, ...) close the connection; the close drops it
     socket.on("error", () => socket.terminate())
-    socket.on("close", () => drop(connection))
+    socket.on("close", () => registry.drop(connection))
   }
 
-  const accept: Effect.Effect<UpgradeHandler, never, Scope.Scope> = Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => ({
-        server: new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, clientTracking: true, perMessageDeflate: false }),
-        state: { accepting: true }
-      })),
-      ({ server, state }) =>
-        Effect.sync(() => {
-          state.accepting = false
-          for (const client of server.clients) client.terminate()
-          server.close()
-        })
-    ),
-    ({ server, state }): UpgradeHandler => (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (!state.accepting || connections.size >= maxConnections) {
-        refuse(
-          socket,
-          503,
-          "Service Unavailable",
-          JsonRpc.errorReply(null, -32603, `Connection refused: at most ${maxConnections} WebSocket connections at a time`)
-        )
-        return
-      }
-      server.handleUpgrade(request, socket, head, (client) => {
-        // the bound is checked again: handshakes may have overlapped
-        if (!state.accepting || connections.size >= maxConnections) {
-          client.close(1013, "too many connections")
-          return
-        }
-        open(client)
-      })
-    }
-  )
+  const accept: Effect.Effect<UpgradeHandler, never, Scope.Scope> = Transport.accept(registry.connections, open)
 
-  const waitFor = (predicate: (stats: Stats) => boolean) =>
-    Effect.suspend(() => {
-      const stats = currentStats()
-      if (predicate(stats)) return Effect.succeed(stats)
-      return Effect.acquireUseRelease(
-        Effect.map(Deferred.make<Stats>(), (done) => {
-          const waiter = { predicate, done }
-          waiters.add(waiter)
-          return waiter
-        }),
-        (waiter) => Deferred.await(waiter.done),
-        (waiter) => Effect.sync(() => void waiters.delete(waiter))
-      )
-    })
-
-  return RpcSubscriptions.of({ accept, stats: Effect.sync(currentStats), waitFor })
+  return RpcSubscriptions.of({ accept, stats: Effect.sync(registry.stats), waitFor: registry.waitFor })
 })
 
 /**
