@@ -96,7 +96,11 @@ describe("CallOptions against the sandbox", () => {
           [{ timeout: 0 }, "timeout"],
           [{ timeout: Number.POSITIVE_INFINITY }, "timeout"],
           [{ retry: { maxAttempts: 0 } }, "retry.maxAttempts"],
-          [{ retry: { maxAttempts: 1.5 } }, "retry.maxAttempts"]
+          [{ retry: { maxAttempts: 1.5 } }, "retry.maxAttempts"],
+          // Effect's Duration clamps these to zero ("do not wait"): refused instead
+          [{ maxRateLimitWait: -1 }, "maxRateLimitWait"],
+          [{ maxRateLimitWait: -1n }, "maxRateLimitWait"],
+          [{ maxRateLimitWait: [-1, 0] }, "maxRateLimitWait"]
         ] as const
         for (const [options, field] of cases) {
           const error = yield* Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions(options)))

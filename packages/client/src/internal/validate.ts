@@ -22,6 +22,19 @@ export const positiveMillis = (
     : Effect.fail(invalid(operation, field, "must be a positive, finite duration"))
 }
 
+/**
+ * Whether a duration input is below zero: `Duration.decodeUnknown` clamps a negative number,
+ * bigint or tuple to zero, which would turn a mistake into "do not wait".
+ */
+const isNegative = (input: Duration.DurationInput): boolean =>
+  typeof input === "number"
+    ? input < 0
+    : typeof input === "bigint"
+    ? input < 0n
+    : Array.isArray(input)
+    ? input.some((part) => part < 0)
+    : typeof input === "string" && input.trim().startsWith("-")
+
 /** A non-negative duration in milliseconds (`fallback` when absent). */
 export const nonNegativeMillis = (
   operation: string,
@@ -31,6 +44,8 @@ export const nonNegativeMillis = (
 ) => {
   const millis = input === undefined
     ? Duration.toMillis(fallback)
+    : isNegative(input)
+    ? -1
     : Option.match(Duration.decodeUnknown(input), { onNone: () => -1, onSome: Duration.toMillis })
   return millis >= 0 ? Effect.succeed(millis) : Effect.fail(invalid(operation, field, "must be a non-negative duration"))
 }
