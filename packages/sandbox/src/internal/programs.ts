@@ -189,6 +189,29 @@ export const memo = (text: string, signers: ReadonlyArray<Address> = []): Instru
   data: new TextEncoder().encode(text)
 })
 
+/**
+ * The memos the sandbox writes on the transactions it makes, one per kind; the explorer reads
+ * the kind back from them (`memoKind`).
+ */
+export const memoText = {
+  airdrop: (n: number) => `sandbox airdrop #${n}`,
+  setup: (n: number) => `sandbox set-up #${n}`,
+  /** A service transaction (`launch`, `update-config`, `partner-claim`) and what it is about. */
+  service: (kind: string, detail?: string) => `${servicePrefix}${kind}${detail === undefined ? "" : ` ${detail}`}`
+} as const
+
+const servicePrefix = "feeshare:"
+
+/** The kind a memo of `memoText` names, else undefined. */
+export const memoKind = (text: string): string | undefined =>
+  text.startsWith("sandbox airdrop #")
+    ? "airdrop"
+    : text.startsWith("sandbox set-up #")
+    ? "setup"
+    : text.startsWith(servicePrefix)
+    ? (text.slice(servicePrefix.length).split(" ")[0] || undefined)
+    : undefined
+
 /** The lookup table address of `authority` created at `recentSlot`, and its bump. */
 export const lookupTableAddress = async (authority: Address, recentSlot: bigint): Promise<readonly [Address, number]> => {
   const [table, bump] = await getProgramDerivedAddress({

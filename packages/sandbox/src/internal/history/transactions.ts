@@ -4,6 +4,7 @@
  * bounded, its instructions decoded.
  */
 import { getTransactionDecoder } from "@solana/kit"
+import { memoKind } from "../programs.js"
 import { decodeInstructions } from "./instructions.js"
 import { type LandedRecord, limits, type TransactionEntry } from "./models.js"
 
@@ -40,9 +41,8 @@ const memos = (logs: ReadonlyArray<string>): ReadonlyArray<string> =>
 /** The kind of a transaction the sandbox did not hand out, from its memo. */
 const kindOfMemo = (logs: ReadonlyArray<string>): Kind => {
   for (const memo of memos(logs)) {
-    if (memo.startsWith("sandbox airdrop")) return { kind: "airdrop", label: memo }
-    if (memo.startsWith("sandbox set-up")) return { kind: "setup", label: memo }
-    if (memo.startsWith("feeshare:")) return { kind: memo.slice("feeshare:".length).split(" ")[0] ?? "other", label: memo }
+    const kind = memoKind(memo)
+    if (kind !== undefined) return { kind, label: memo }
   }
   return { kind: "other", label: "" }
 }

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import type { LiteSVM } from "litesvm"
 import { build } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "../keys.js"
-import { memo, SYSTEM_PROGRAM, transferSol } from "../programs.js"
+import { memo, memoText, SYSTEM_PROGRAM, transferSol } from "../programs.js"
 import type { BlockClock } from "./clock.js"
 import type { Landing } from "./landing.js"
 import { invalidParams, type RpcTransactionError } from "./models.js"
@@ -92,7 +92,7 @@ export const make = (parts: Parts) =>
           build({
             format: "legacy",
             feePayer: faucet.address,
-            instructions: [transferSol(faucet.address, recipient, amount), memo(`sandbox airdrop #${++airdrops}`)],
+            instructions: [transferSol(faucet.address, recipient, amount), memo(memoText.airdrop(++airdrops))],
             lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
             signers: [faucet]
           }),

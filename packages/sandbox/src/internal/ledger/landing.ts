@@ -8,7 +8,7 @@ import type { Instruction, KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import { FailedTransactionMetadata, type LiteSVM } from "litesvm"
 import { build } from "@feeshare/solana/StageBuilder"
-import { memo } from "../programs.js"
+import { memo, memoText } from "../programs.js"
 import * as Seeded from "../seeded.js"
 import * as TransactionError from "../transactionError.js"
 import type { BlockClock } from "./clock.js"
@@ -148,7 +148,7 @@ export const make = (parts: Parts) =>
             format: "legacy",
             feePayer: signers[0].address,
             // numbered like airdrops, so identical set-up steps in one slot are distinct transactions
-            instructions: [...instructions, memo(`sandbox set-up #${++submitted}`)],
+            instructions: [...instructions, memo(memoText.setup(++submitted))],
             lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
             signers
           }),

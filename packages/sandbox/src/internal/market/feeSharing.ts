@@ -26,7 +26,7 @@ export const make = (market: MarketState) => {
     const tables = request.additionalLookupTables ?? []
     const contents = tables.length === 0 ? undefined : yield* lookupTableContents(tables)
     const instructions = [
-      Programs.memo(`feeshare:update-config ${request.baseMint}`, [admin]),
+      Programs.memo(Programs.memoText.service("update-config", request.baseMint), [admin]),
       Programs.transferSol(admin, state.configKey, 0n, claimers.map((c) => c.wallet as Address))
     ]
     const life = yield* lifetime
@@ -94,7 +94,7 @@ export const make = (market: MarketState) => {
           feePayer: partner,
           instructions: [
             Programs.transferSol(vault.signer.address, partner, total),
-            Programs.memo("feeshare:partner-claim", [partner])
+            Programs.memo(Programs.memoText.service("partner-claim"), [partner])
           ],
           lifetime: life,
           signers: [vault.signer]

@@ -31,7 +31,7 @@ export const make = (market: MarketState, trading: Trading.Service) => {
       Programs.initializeMint2(mint, state.decimals, state.pool.address),
       Programs.createAssociatedTokenIdempotent(wallet, state.poolVault, state.pool.address, mint),
       Programs.mintTo(mint, state.poolVault, state.pool.address, state.supply),
-      Programs.memo(`feeshare:launch ${request.ipfs}`, [wallet])
+      Programs.memo(Programs.memoText.service("launch", request.ipfs), [wallet])
     ]
     const initialBuy = BigInt(request.initialBuyLamports ?? 0)
     const fresh: TokenState = { ...state, tokenReserve: state.supply, solReserve: 0n, migrated: state.flow === "damm_v2_direct" }
