@@ -91,18 +91,16 @@ export const makeClient = (g: Globals, apiKey: Option.Option<Redacted.Redacted<s
       budget
     })).pipe(Effect.provide(FetchHttpClient.layer))
 
+/** The API key (flag, env or stored); `MissingApiKey` when there is none. */
+export const requireApiKey = (g: Globals, operation: string) =>
+  Effect.flatMap(apiKeyOf(g), (apiKey) =>
+    Option.isSome(apiKey)
+      ? Effect.succeed(apiKey.value)
+      : Effect.fail(new MissingApiKey({ operation, message: `no API key for ${Credentials.keyOf(g.baseUrl)}` })))
+
 /** The client with the API key; `MissingApiKey` when there is none. */
 export const client = (g: Globals, operation: string) =>
-  Effect.gen(function*() {
-    const apiKey = yield* apiKeyOf(g)
-    if (Option.isNone(apiKey)) {
-      return yield* new MissingApiKey({
-        operation,
-        message: `no API key for ${Credentials.keyOf(g.baseUrl)}`
-      })
-    }
-    return yield* makeClient(g, apiKey)
-  })
+  Effect.flatMap(requireApiKey(g, operation), (apiKey) => makeClient(g, Option.some(apiKey)))
 
 /** The wallet of `--keypair`; `MissingKeypair` when there is none. */
 export const signer = (g: Globals, operation: string) =>

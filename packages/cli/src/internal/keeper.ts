@@ -26,10 +26,8 @@ import type * as Redacted from "effect/Redacted"
 import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
 import type { Globals } from "../Cli.js"
-import { MissingApiKey } from "../CliError.js"
-import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
-import { apiKeyOf, budgetOf, rpcUrlsOf } from "./context.js"
+import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -101,10 +99,7 @@ const environment = (g: Globals, args: RunArgs) =>
   Effect.gen(function*() {
     const { config, path } = yield* loadConfig(args)
     const wallets = yield* Policy.wallets(config, dirname(path))
-    const apiKey = yield* apiKeyOf(g)
-    if (Option.isNone(apiKey)) {
-      return yield* new MissingApiKey({ operation: "keeper", message: `no API key for ${Credentials.keyOf(g.baseUrl)}` })
-    }
+    const apiKey = yield* requireApiKey(g, "keeper")
     // --redis-url: the budget shared with every process of the account (all runners of a cluster)
     const shared = yield* budgetOf(g)
     const budget = shared !== undefined && config.rateBudget !== undefined
@@ -114,7 +109,7 @@ const environment = (g: Globals, args: RunArgs) =>
         : { limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) })
     const client = FeeShareClient.layer({
       baseUrl: g.baseUrl,
-      apiKey: apiKey.value,
+      apiKey,
       ...(budget === undefined ? {} : { budget }),
       onRateLimitWait: (wait) =>
         Effect.zipRight(
