@@ -1,5 +1,0 @@
-import { defineWorkspace } from "vitest/config"
-
-export default defineWorkspace([
-  "packages/*/vitest.config.ts"
-])
