@@ -19,7 +19,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { PublicKey } from "@feeshare/domain"
 import { getBase58Decoder, getBase58Encoder } from "@solana/kit"
 import { Cause, Effect, Either, Exit, Option, Schema, Scope, Stream } from "effect"
-import * as JsonRpc from "./internal/jsonRpc.js"
+import * as JsonRpc from "./internal/http/jsonRpc.js"
 import { Ledger, LedgerError, type TransactionRecord } from "./Ledger.js"
 
 /**
