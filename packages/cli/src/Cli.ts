@@ -8,6 +8,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Defaults from "./internal/defaults.js"
+import type * as GlobalOptions from "./internal/globals.js"
 import * as Root from "./internal/root.js"
 import * as Tree from "./internal/tree.js"
 import packageJson from "../package.json" with { type: "json" }
@@ -34,7 +35,7 @@ export const defaultBaseUrl = Defaults.baseUrl
  * @since 0.1.0
  * @category models
  */
-export type Globals = Root.Globals
+export type Globals = GlobalOptions.Globals
 
 /**
  * The root command without its subcommands (subcommands read the global options from it).

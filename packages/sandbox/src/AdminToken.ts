@@ -4,21 +4,12 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer, Option, Redacted } from "effect"
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { Layer, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import { AdminToken } from "./internal/http/adminToken.js"
 import type * as Options from "./Options.js"
 
-/**
- * The token the sandbox-only routes require, when they require one (bound to a host other
- * than loopback).
- *
- * @since 0.1.0
- * @category tags
- */
-export class AdminToken extends Context.Tag("@feeshare/sandbox/AdminToken")<
-  AdminToken,
-  Option.Option<Redacted.Redacted<string>>
->() {}
+export { AdminToken, authorizes } from "./internal/http/adminToken.js"
 
 /**
  * Whether `host` is a loopback address (only this machine can reach it).
@@ -42,15 +33,3 @@ export const layer = (options: Options.Options): Layer.Layer<AdminToken> =>
     isLoopback(options.host)
       ? Option.none()
       : Option.some(Redacted.make(options.adminToken ?? `sbx_admin_${randomBytes(24).toString("base64url")}`)))
-
-/**
- * Whether an `Authorization` header carries `token` (compared in constant time).
- *
- * @since 0.1.0
- * @category checks
- */
-export const authorizes = (token: Redacted.Redacted<string>, authorization: string | undefined): boolean => {
-  const expected = Buffer.from(`Bearer ${Redacted.value(token)}`)
-  const given = Buffer.from(authorization ?? "")
-  return given.length === expected.length && timingSafeEqual(given, expected)
-}

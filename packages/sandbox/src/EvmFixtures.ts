@@ -8,7 +8,8 @@
  */
 import type { Evm } from "@feeshare/domain"
 import { toChecksum } from "@feeshare/domain/EvmAddress"
-import * as Seeded from "./internal/seeded.js"
+import type { Fixtures } from "./internal/model/evmFixtures.js"
+import * as Seeded from "./internal/model/seeded.js"
 
 /**
  * How many positions discovery returns at most; an owner with more gets `truncated: true`.
@@ -18,24 +19,7 @@ import * as Seeded from "./internal/seeded.js"
  */
 export const discoveryBound = 25
 
-/**
- * @since 0.1.0
- * @category models
- */
-export interface Fixtures {
-  /** Index tokens (EIP-55) and the basket each one buys. */
-  readonly indexTokens: ReadonlyArray<{ readonly address: string; readonly basket: ReadonlyArray<string> }>
-  /** Tokens that are not index tokens. */
-  readonly plainTokens: ReadonlyArray<string>
-  /** An owner with one position of each version (v1, v2, v3). */
-  readonly holder: string
-  /** An owner with more positions than `discoveryBound`. */
-  readonly whale: string
-  readonly creationFeeWei: bigint
-  readonly discoveryBound: number
-  readonly indexStatus: (addresses: ReadonlyArray<string>) => ReadonlyArray<Evm.IndexTokenStatus>
-  readonly positions: (owner: string) => typeof Evm.EvmPositions.Type
-}
+export type { Fixtures } from "./internal/model/evmFixtures.js"
 
 const versions = ["v1", "v2", "v3"] as const
 

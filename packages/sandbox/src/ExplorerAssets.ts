@@ -10,7 +10,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { paths } from "./internal/explorerPaths.js"
+import { paths } from "./internal/http/explorerPaths.js"
 
 /**
  * The explorer's files: the page and its script.

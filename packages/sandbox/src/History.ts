@@ -11,21 +11,19 @@
  *
  * @since 0.1.0
  */
-import type { Plan } from "@feeshare/domain"
 import { getBase58Encoder } from "@solana/kit"
-import { Context, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type {
   LandedRecord,
   RequestEntry,
-  RequestInput,
-  Snapshot,
   TransactionEntry
-} from "./internal/history/models.js"
-import { limits } from "./internal/history/models.js"
-import * as Plans from "./internal/history/plans.js"
-import { push, remember } from "./internal/history/rings.js"
-import { entryOf, type Kind, messageOf } from "./internal/history/transactions.js"
-import { messageSha256 } from "./internal/ledger/wire.js"
+} from "./internal/model/history/models.js"
+import { limits } from "./internal/model/history/models.js"
+import * as Plans from "./internal/model/history/plans.js"
+import { History } from "./internal/model/history/service.js"
+import { push, remember } from "./internal/model/history/rings.js"
+import { entryOf, type Kind, messageOf } from "./internal/model/history/transactions.js"
+import { messageSha256 } from "./internal/model/ledger/wire.js"
 import { Ledger } from "./Ledger.js"
 import { Market } from "./Market.js"
 
@@ -40,37 +38,9 @@ export {
   type StageEntry,
   type StageState,
   type TransactionEntry
-} from "./internal/history/models.js"
+} from "./internal/model/history/models.js"
 
-/**
- * @since 0.1.0
- * @category tags
- */
-export class History extends Context.Tag("@feeshare/sandbox/History")<History, History.Service>() {}
-
-/**
- * @since 0.1.0
- */
-export declare namespace History {
-  /**
-   * @since 0.1.0
-   * @category models
-   */
-  export interface Service {
-    /** Records a landed transaction (its wire, as the ledger keeps it). */
-    readonly transaction: (record: LandedRecord) => void
-    /** Remembers a transaction handed out (any wire encoding's bytes) as `kind`. */
-    readonly served: (kind: string, label: string, wire: Uint8Array) => void
-    /** Records a served claim plan (`tampered`: the `--tamper` change made to it). */
-    readonly plan: (plan: Plan.TransactionPlan, wallet: string, tampered: string | null) => void
-    /** Records an API request (operation, status, latency, key id, rate-limit headers). */
-    readonly request: (request: RequestInput) => void
-    /** The snapshot's version now: it grows with every change. */
-    readonly version: () => number
-    /** Everything recorded, with each stage's state as of `blockHeight`. */
-    readonly snapshot: (blockHeight: bigint) => Snapshot
-  }
-}
+export { History } from "./internal/model/history/service.js"
 
 const base58 = getBase58Encoder()
 

@@ -13,31 +13,20 @@
  *
  * @since 0.1.0
  */
-import type { Address, Instruction, KeyPairSigner } from "@solana/kit"
-import { Context, Duration, Effect, Layer, Option, type Scope } from "effect"
+import type { Address } from "@solana/kit"
+import { Duration, Effect, Layer, Option } from "effect"
 import { LiteSVM } from "litesvm"
-import * as BlockClock from "./internal/ledger/clock.js"
-import * as Faucet from "./internal/ledger/faucet.js"
-import * as Landing from "./internal/ledger/landing.js"
-import type {
-  AccountView,
-  ClockState,
-  Landed,
-  LedgerError,
-  SendOptions,
-  SignatureStatus,
-  SimulateOptions,
-  Simulation,
-  TransactionRecord,
-  Watcher
-} from "./internal/ledger/models.js"
-import * as Records from "./internal/ledger/records.js"
-import * as Watchers from "./internal/ledger/watchers.js"
-import { decode } from "./internal/ledger/wire.js"
+import * as BlockClock from "./internal/model/ledger/clock.js"
+import * as Faucet from "./internal/model/ledger/faucet.js"
+import * as Landing from "./internal/model/ledger/landing.js"
+import * as Records from "./internal/model/ledger/records.js"
+import { Ledger } from "./internal/model/ledger/service.js"
+import * as Watchers from "./internal/model/ledger/watchers.js"
+import { decode } from "./internal/model/ledger/wire.js"
 import type { Options } from "./Options.js"
 
-export { blockHeightOffset } from "./internal/ledger/clock.js"
-export { maxAirdropLamports, maxLamports } from "./internal/ledger/faucet.js"
+export { blockHeightOffset } from "./internal/model/ledger/clock.js"
+export { maxAirdropLamports, maxLamports } from "./internal/model/ledger/faucet.js"
 export {
   type AccountView,
   type ClockState,
@@ -51,71 +40,10 @@ export {
   type Simulation,
   type TransactionRecord,
   type Watcher
-} from "./internal/ledger/models.js"
-export { commitmentLag, recentStatusSlots } from "./internal/ledger/records.js"
+} from "./internal/model/ledger/models.js"
+export { commitmentLag, recentStatusSlots } from "./internal/model/ledger/records.js"
 
-/**
- * @since 0.1.0
- * @category tags
- */
-export class Ledger extends Context.Tag("@feeshare/sandbox/Ledger")<Ledger, Ledger.Service>() {}
-
-/**
- * @since 0.1.0
- */
-export declare namespace Ledger {
-  /**
-   * @since 0.1.0
-   * @category models
-   */
-  export interface Service {
-    readonly clock: Effect.Effect<ClockState>
-    /** Moves the block clock `slots` forward (each slot gets a new blockhash). */
-    readonly advance: (slots: number) => Effect.Effect<ClockState>
-    /** The epoch of the Clock sysvar (what programs such as Token-2022 read). */
-    readonly epoch: Effect.Effect<bigint>
-    /**
-     * Moves the Clock sysvar's epoch `epochs` forward, and nothing else: slots, block heights and
-     * blockhashes stay, so transactions built before stay valid. Answers the new epoch.
-     */
-    readonly advanceEpochs: (epochs: number) => Effect.Effect<bigint>
-    /**
-     * Lands a transaction of the sandbox itself (a set-up step: a mint, a fee schedule) at once,
-     * on the latest blockhash, paid by the first signer, with a numbered memo; never dropped. When it would fail it is
-     * refused with code −32002 and the ledger's error, and nothing changes.
-     */
-    readonly submit: (
-      instructions: ReadonlyArray<Instruction>,
-      signers: readonly [KeyPairSigner, ...Array<KeyPairSigner>]
-    ) => Effect.Effect<string, LedgerError>
-    /** Whether a blockhash is known and still valid at the current block height. */
-    readonly isBlockhashValid: (blockhash: string) => Effect.Effect<boolean>
-    /** Accepts a wire transaction; answers its signature (landed now, or dropped). */
-    readonly send: (wire: Uint8Array, options?: SendOptions) => Effect.Effect<string, LedgerError>
-    readonly simulate: (wire: Uint8Array, options?: SimulateOptions) => Effect.Effect<Simulation, LedgerError>
-    readonly statuses: (
-      signatures: ReadonlyArray<string>,
-      searchTransactionHistory: boolean
-    ) => Effect.Effect<ReadonlyArray<SignatureStatus | null>>
-    readonly transaction: (signature: string) => Effect.Effect<Option.Option<TransactionRecord>>
-    /**
-     * Credits `lamports` (1 to `maxAirdropLamports`) to `address` with a transfer from the
-     * ledger's faucet that lands at once and is in the history like any transaction. The faucet
-     * is refilled whenever it cannot cover a request, so it never runs dry; each airdrop carries
-     * a numbered memo, so identical requests in one slot are distinct transactions. Refused with
-     * code −32602 (and nothing credited) past the per-request limit, past the u64 balance limit,
-     * or when it would leave a new account below the rent-exempt minimum.
-     */
-    readonly airdrop: (address: string, lamports: bigint) => Effect.Effect<string, LedgerError>
-    readonly balance: (address: string) => Effect.Effect<bigint>
-    readonly account: (address: string) => Effect.Effect<Option.Option<AccountView>>
-    readonly minimumBalance: (dataLength: number) => bigint
-    /** Registers a listener run for every landed transaction, before `send` answers. */
-    readonly onLanded: (listener: (landed: Landed) => Effect.Effect<void>) => Effect.Effect<void>
-    /** Registers a `Watcher` until the scope closes. */
-    readonly watch: (watcher: Watcher) => Effect.Effect<void, never, Scope.Scope>
-  }
-}
+export { Ledger } from "./internal/model/ledger/service.js"
 
 /**
  * A ledger on a fresh LiteSVM, deterministic from `options.seed`. The block clock ticks

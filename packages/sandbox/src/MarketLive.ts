@@ -38,16 +38,16 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import * as AnalyticsArea from "./internal/market/analytics.js"
-import * as ClaimPlans from "./internal/market/claimPlans.js"
-import * as ClaimsArea from "./internal/market/claims.js"
-import * as Constants from "./internal/market/constants.js"
-import * as FeeSharing from "./internal/market/feeSharing.js"
-import * as LaunchArea from "./internal/market/launch.js"
-import * as Payouts from "./internal/market/payouts.js"
-import * as Setup from "./internal/market/setup.js"
-import * as State from "./internal/market/state.js"
-import * as Trading from "./internal/market/trading.js"
+import * as AnalyticsArea from "./internal/model/market/analytics.js"
+import * as ClaimPlans from "./internal/model/market/claimPlans.js"
+import * as ClaimsArea from "./internal/model/market/claims.js"
+import * as Constants from "./internal/model/market/constants.js"
+import * as FeeSharing from "./internal/model/market/feeSharing.js"
+import * as LaunchArea from "./internal/model/market/launch.js"
+import * as Payouts from "./internal/model/market/payouts.js"
+import * as Setup from "./internal/model/market/setup.js"
+import * as State from "./internal/model/market/state.js"
+import * as Trading from "./internal/model/market/trading.js"
 import * as Ledger from "./Ledger.js"
 import { Market } from "./Market.js"
 import type { Options } from "./Options.js"
@@ -81,7 +81,7 @@ export const budgets = Constants.budgets
 
 /**
  * A `Market` backed by the `Ledger`: the market state and one module per area
- * (`internal/market/`), assembled.
+ * (`internal/model/market/`), assembled.
  *
  * @since 0.1.0
  * @category constructors

@@ -30,16 +30,16 @@
  */
 import { Cause, Context, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
 import type { RawData, WebSocket } from "ws"
-import * as JsonRpc from "./internal/jsonRpc.js"
-import { NoParams, reached, SignatureSubscribeParams, UnsubscribeParams } from "./internal/subscriptions/params.js"
-import * as Registry from "./internal/subscriptions/registry.js"
-import type { Connection, SignatureSubscription, SlotSubscription, Stats } from "./internal/subscriptions/registry.js"
-import * as Transport from "./internal/subscriptions/transport.js"
+import * as JsonRpc from "./internal/http/jsonRpc.js"
+import { NoParams, reached, SignatureSubscribeParams, UnsubscribeParams } from "./internal/http/subscriptions/params.js"
+import * as Registry from "./internal/http/subscriptions/registry.js"
+import type { Connection, SignatureSubscription, SlotSubscription, Stats } from "./internal/http/subscriptions/registry.js"
+import * as Transport from "./internal/http/subscriptions/transport.js"
 import { Ledger, LedgerError } from "./Ledger.js"
 import type { UpgradeHandler } from "./Server.js"
 
-export { maxSubscriptionsPerConnection, type Stats } from "./internal/subscriptions/registry.js"
-export { maxBufferedBytes, maxConnections, maxMessageBytes } from "./internal/subscriptions/transport.js"
+export { maxSubscriptionsPerConnection, type Stats } from "./internal/http/subscriptions/registry.js"
+export { maxBufferedBytes, maxConnections, maxMessageBytes } from "./internal/http/subscriptions/transport.js"
 
 /**
  * @since 0.1.0

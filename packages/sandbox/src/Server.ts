@@ -21,9 +21,10 @@ import { AdminToken } from "./AdminToken.js"
 import * as AdminToken_ from "./AdminToken.js"
 import * as Accounts_ from "./Accounts.js"
 import * as EvmFixtures from "./EvmFixtures.js"
-import * as Envelope from "./internal/envelope.js"
-import * as Handlers from "./internal/handlers.js"
-import * as Routes from "./internal/routes.js"
+import * as Handlers from "./internal/http/handlers.js"
+import * as Middleware from "./internal/http/middleware.js"
+import * as Routes from "./internal/http/routes.js"
+import type { UpgradeHandler } from "./internal/http/upgrade.js"
 import type { Market } from "./Market.js"
 import * as Options from "./Options.js"
 import * as RateLimiter from "./RateLimiter.js"
@@ -59,15 +60,7 @@ export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<Sa
  */
 export const FullApi = Handlers.FullApi
 
-/**
- * Takes over the connection of an HTTP upgrade request (`request.socket` is `socket`; `head`
- * is what the client sent after the request head), as `ws`'s `WebSocketServer.handleUpgrade`
- * does.
- *
- * @since 0.1.0
- * @category models
- */
-export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void
+export type { UpgradeHandler } from "./internal/http/upgrade.js"
 
 /**
  * Extra routes mounted next to the API (the ledger's `/rpc`): the paths they serve (which
@@ -100,7 +93,7 @@ export const layerApp = <R = never>(options: Options.Options, mounts: ReadonlyAr
   return HttpApiBuilder.serve().pipe(
     // no span per request: the sandbox is a local tool, and the span measurably lowers its throughput
     HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(Envelope.layer(options, routes, new Set(mounts.flatMap((mount) => mount.paths)))),
+    Layer.provide(Middleware.layer(options, routes, new Set(mounts.flatMap((mount) => mount.paths)))),
     Layer.provide(
       mounts.reduce<Layer.Layer<never, never, HttpApiBuilder.Router | R>>(
         (all, mount) => Layer.merge(all, mount.layer),

@@ -19,7 +19,7 @@ import {
   type Signature
 } from "@solana/kit"
 import { Effect, Either, Redacted } from "effect"
-import { NATIVE_MINT } from "../src/internal/programs.js"
+import { NATIVE_MINT } from "../src/internal/model/programs.js"
 import * as Sandbox from "../src/Sandbox.js"
 import * as Server from "../src/Server.js"
 import { call, type Call, decodeSuccess, endpoint, type Reply } from "./support/http.js"

@@ -19,7 +19,7 @@ import {
   signBytes
 } from "@solana/kit"
 import { Effect } from "effect"
-import { associatedTokenAddress, NATIVE_MINT, tokenAmount } from "../src/internal/programs.js"
+import { associatedTokenAddress, NATIVE_MINT, tokenAmount } from "../src/internal/model/programs.js"
 import * as Sandbox from "../src/Sandbox.js"
 import * as Server from "../src/Server.js"
 import { call, decodeSuccess } from "./support/http.js"

@@ -8,7 +8,7 @@ import {
   type KeyPairSigner
 } from "@solana/kit"
 import { Effect, Either, Exit, Option } from "effect"
-import * as Programs from "../src/internal/programs.js"
+import * as Programs from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"

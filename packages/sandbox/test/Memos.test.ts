@@ -1,7 +1,7 @@
 /** The sandbox's memos: the kind written is the kind the explorer reads back. */
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { memoKind, memoText } from "../src/internal/programs.js"
+import { memoKind, memoText } from "../src/internal/model/programs.js"
 
 describe("memos", () => {
   it.prop("airdrop and set-up memos read back as their kind", [FastCheck.nat()], ([n]) =>

@@ -13,7 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { request as httpRequest } from "node:http"
 import { build } from "@feeshare/solana/StageBuilder"
-import { TOKEN_PROGRAM, transferSol } from "../src/internal/programs.js"
+import { TOKEN_PROGRAM, transferSol } from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import * as Options from "../src/Options.js"
 import * as Rpc from "../src/Rpc.js"

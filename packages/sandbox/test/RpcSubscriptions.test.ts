@@ -19,7 +19,7 @@ import {
 } from "@solana/kit"
 import { Effect, Fiber, Queue, type Scope } from "effect"
 import { WebSocket } from "ws"
-import { transferSol } from "../src/internal/programs.js"
+import { transferSol } from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import * as RpcSubscriptions from "../src/RpcSubscriptions.js"
 import * as Sandbox from "../src/Sandbox.js"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { generateKeyPairSigner } from "@solana/kit"
 import { Effect, Layer } from "effect"
-import { deriveSigner } from "../src/internal/keys.js"
+import { deriveSigner } from "../src/internal/model/keys.js"
 import * as Ledger from "../src/Ledger.js"
 import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"

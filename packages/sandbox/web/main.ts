@@ -5,7 +5,7 @@
  */
 import type { MarketView, State, Tick, WalletView } from "../src/Explorer.js"
 import type { PlanEntry, RequestEntry, StageEntry, TransactionEntry } from "../src/History.js"
-import { type Page, pages, paths } from "../src/internal/explorerPaths.js"
+import { type Page, pages, paths } from "../src/internal/http/explorerPaths.js"
 
 const token = new URLSearchParams(location.search).get("token")
 const withToken = (path: string): string => token === null ? path : `${path}?token=${encodeURIComponent(token)}`

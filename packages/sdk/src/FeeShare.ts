@@ -39,6 +39,7 @@ import type {
   SignAndSend,
   VerifyPlanOptions
 } from "./Options.js"
+import * as Rejection from "./Rejection.js"
 import * as SignerInput from "./SignerInput.js"
 
 /** The answer of the call `withResponse` wraps, once it is known. */
@@ -58,7 +59,7 @@ const invalid = (operation: string, field: string, rule: string) =>
   new Domain.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
 
 /** A call refused before it runs, with the facade's class of the failure. */
-const rejected = (error: Domain.InvalidRequest): Promise<never> => Promise.reject(Errors.fromCause(Cause.fail(error)))
+const rejected = (error: Domain.InvalidRequest): Promise<never> => Promise.reject(Rejection.fromCause(Cause.fail(error)))
 
 /**
  * The client for Promise users. Create one per configuration and `close()` it (or declare
@@ -143,7 +144,7 @@ export class FeeShare implements AsyncDisposable {
     return this.#calls.run(this.#runtime, overridden, signal, (exit) => {
       if (Exit.isSuccess(exit)) return exit.value
       // an interruption comes from the caller's signal or from close()
-      throw Errors.fromCause(exit.cause, signal?.aborted === true ? signal : this.#closing.signal)
+      throw Rejection.fromCause(exit.cause, signal?.aborted === true ? signal : this.#closing.signal)
     })
   }
 
@@ -179,7 +180,7 @@ export class FeeShare implements AsyncDisposable {
     const data = await promise
     const response = capture.response
     if (response === undefined) {
-      throw Errors.fromCause(Cause.fail(invalid("withResponse", "call", "must call one operation of the service")))
+      throw Rejection.fromCause(Cause.fail(invalid("withResponse", "call", "must call one operation of the service")))
     }
     return { data, status: response.status, headers: response.headers, rateLimit: response.rateLimit }
   }

@@ -32,6 +32,8 @@ export type {
 
 /** @since 0.1.0 */
 export * from "./Errors.js"
+/** @since 0.1.0 */
+export * from "./Rejection.js"
 
 /** @since 0.1.0 */
 export type { FeeShareLogger, Level as LogLevel } from "./internal/logging.js"

@@ -7,7 +7,8 @@ import * as Domain from "@feeshare/domain/FeeShareError"
 import { Arbitrary, Cause, FastCheck, type Schema } from "effect"
 import * as Facade from "feeshare"
 import { describe, expect, expectTypeOf, it } from "vitest"
-import { Defect, fromCause, isFeeShareError } from "../src/Errors.js"
+import { Defect } from "../src/Errors.js"
+import { fromCause, isFeeShareError } from "../src/Rejection.js"
 
 /** One value of a failure class, typed as that class's instances. */
 const sampleOf = <S extends Schema.Schema.AnyNoContext>(schema: S): Schema.Schema.Type<S> =>

@@ -5,83 +5,27 @@
  * rebuilds the plan when a blockhash expires, never resubmits a landed stage, and reports
  * progress as events.
  *
- * This module holds the events and results, the dry-run checks (`verify`, `checkFormat`,
- * `expiredStages`) and the rebuild loop of `execute` (setup, warm-up, expiry); one round of
- * verify, sign and submit is `internal/planRound`.
+ * This module holds the dry-run checks (`verify`, `checkFormat`, `expiredStages`) and the
+ * rebuild loop of `execute` (setup, warm-up, expiry); one round of verify, sign and submit is
+ * `internal/planRound`; the events and results are `PlanProgress` (re-exported here).
  *
  * @since 0.1.0
  */
 import { type Claims, Plan, type Signer } from "@feeshare/domain"
-import { Clock, Data, Duration, Effect, Mailbox, Schema, Stream } from "effect"
+import { Clock, Duration, Effect, Mailbox, Schema, Stream } from "effect"
 import * as Chain from "./Chain.js"
 import { type Run, runStages } from "./internal/planRound.js"
+import { Event, type RebuildReason, type Result, type SignedStage } from "./PlanProgress.js"
 import * as Signers from "./Signers.js"
 import * as WireTransaction from "./WireTransaction.js"
 
 /**
- * Progress of an execution.
+ * The events and results of an execution, defined in `PlanProgress` (where the rounds of
+ * `internal/planRound` import them from).
  *
  * @since 0.1.0
- * @category events
  */
-export type Event = Data.TaggedEnum<{
-  /** The stage passed every check. */
-  Verified: { readonly stage: string }
-  /** The local signers signed the stage. */
-  Signed: { readonly stage: string; readonly signature: string }
-  /** The node accepted the stage's transaction. */
-  Submitted: { readonly stage: string; readonly signature: string }
-  /** The stage reached the commitment. */
-  Landed: { readonly stage: string; readonly signature: string; readonly slot: bigint }
-  /** The stage failed (`reason` is the error's tag, e.g. `BlockhashExpired`). */
-  Failed: { readonly stage: string; readonly reason: string; readonly message: string }
-  /** `rebuild` returned a new plan. */
-  Rebuilt: { readonly attempt: number; readonly reason: RebuildReason; readonly stages: number }
-  /** The lookup table is warming up; `rebuild` is called again after `delay`. */
-  Waiting: { readonly reason: "warming_up"; readonly delay: Duration.Duration }
-  /** One of several RPC endpoints failed a call (the others carried on). */
-  EndpointFailed: { readonly endpoint: string; readonly method: string; readonly message: string }
-  /** The plan is complete. */
-  Completed: { readonly result: Result }
-}>
-
-/**
- * @since 0.1.0
- * @category events
- */
-export const Event = Data.taggedEnum<Event>()
-
-/**
- * Why the plan was rebuilt.
- *
- * @since 0.1.0
- * @category events
- */
-export type RebuildReason = "setup" | "expired" | "warming_up"
-
-/**
- * A stage that landed.
- *
- * @since 0.1.0
- * @category models
- */
-export interface LandedStage {
-  readonly id: string
-  readonly kind: Plan.StageKind
-  readonly signature: string
-  readonly slot: bigint
-}
-
-/**
- * Every stage that landed, in landing order, and how many times the plan was rebuilt.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Result {
-  readonly stages: ReadonlyArray<LandedStage>
-  readonly rebuilds: number
-}
+export { Event, type LandedStage, type RebuildReason, type Result, type SignedStage } from "./PlanProgress.js"
 
 /**
  * More blockhash expiries or setup rounds than `maxRebuilds` allows.
@@ -150,17 +94,6 @@ export interface Options<E, R> {
    * round is sent.
    */
   readonly beforeSend?: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
-}
-
-/**
- * A stage and its signed transaction, as handed to `beforeSend`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface SignedStage {
-  readonly stage: Plan.Stage
-  readonly transaction: WireTransaction.Signed
 }
 
 /**

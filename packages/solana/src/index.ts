@@ -21,6 +21,8 @@ export * as ChainRpc from "./ChainRpc.js"
 /** @since 0.1.0 */
 export * as PlanExecutor from "./PlanExecutor.js"
 /** @since 0.1.0 */
+export * as PlanProgress from "./PlanProgress.js"
+/** @since 0.1.0 */
 export * as Flows from "./Flows.js"
 /** @since 0.1.0 */
 export * as Failures from "./Failures.js"

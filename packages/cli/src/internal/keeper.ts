@@ -25,7 +25,7 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
-import type { Globals } from "../Cli.js"
+import type { Globals } from "./globals.js"
 import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type { Globals } from "../Cli.js"
+import type { Globals } from "./globals.js"
 import packageJson from "../../package.json" with { type: "json" }
 import { apiKeyOf, rpcUrlsOf } from "./context.js"
 

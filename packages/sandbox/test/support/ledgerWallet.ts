@@ -17,7 +17,7 @@ import {
 } from "@solana/kit"
 import { Effect, Exit, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
-import { tokenAmount } from "../../src/internal/programs.js"
+import { tokenAmount } from "../../src/internal/model/programs.js"
 import * as Ledger from "../../src/Ledger.js"
 import type { Rejection } from "../../src/Market.js"
 

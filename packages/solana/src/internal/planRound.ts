@@ -7,14 +7,11 @@
  * Private to this package.
  */
 import { Plan } from "@feeshare/domain"
-import { Data, type Duration, Effect, Either, Queue } from "effect"
+import { type Duration, Effect, Either, Queue } from "effect"
 import * as Chain from "../Chain.js"
-import type { Event as PlanEvent, LandedStage, SignedStage } from "../PlanExecutor.js"
+import { Event, type LandedStage, type SignedStage } from "../PlanProgress.js"
 import * as Signers from "../Signers.js"
 import * as WireTransaction from "../WireTransaction.js"
-
-/** The constructors of `PlanExecutor.Event` (a type-only import keeps the modules acyclic at run time). */
-const Event = Data.taggedEnum<PlanEvent>()
 
 type Outcome =
   | { readonly _tag: "Landed"; readonly stage: Plan.Stage; readonly landed: Chain.Landed }
@@ -40,7 +37,7 @@ export const runStages = (
   run: Run,
   options: {
     readonly commitment: Chain.Commitment
-    readonly emit: (event: PlanEvent) => Effect.Effect<void>
+    readonly emit: (event: Event) => Effect.Effect<void>
     readonly rebroadcastInterval: Duration.DurationInput
     readonly beforeSend: ((signed: ReadonlyArray<SignedStage>) => Effect.Effect<void>) | undefined
   }

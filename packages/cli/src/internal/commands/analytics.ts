@@ -2,7 +2,7 @@
  * `feeshare analytics lifetime-fees | claim-stats` and `feeshare pools`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
 

@@ -4,7 +4,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Credentials from "../../Credentials.js"
 import * as Output from "../../Output.js"
 import { apiKeyOf, client, makeClient, signer } from "../context.js"

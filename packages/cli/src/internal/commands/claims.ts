@@ -4,7 +4,7 @@
 import type { Plan } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
 

@@ -2,7 +2,7 @@
  * `feeshare evm index-status | positions | creation-fee`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
 

@@ -4,7 +4,7 @@
 import { BasisPoints } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, invalid, loadSigning, runOf, sentLines, signer, walletOf } from "../context.js"
 

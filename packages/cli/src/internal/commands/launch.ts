@@ -3,7 +3,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
 

@@ -2,7 +2,7 @@
  * `feeshare partner claim`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../../Cli.js"
+import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
 

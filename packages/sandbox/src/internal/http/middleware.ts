@@ -1,3 +1,8 @@
+/**
+ * The HTTP middleware around every API request (the module the envelope answers come from):
+ * API keys and rate limits with their headers, the admin token of `/sandbox/...`, body
+ * bounds, the fault knobs, every failure as an envelope, and the history's request log.
+ */
 import {
   HttpApiBuilder,
   HttpApiError,
@@ -8,14 +13,14 @@ import {
 } from "@effect/platform"
 import { Api, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
 import { Cause, Clock, Context, DefaultServices, Effect, type Fiber, Option } from "effect"
-import { Accounts } from "../Accounts.js"
-import * as AdminToken from "../AdminToken.js"
-import { History } from "../History.js"
+import { Accounts } from "../model/accounts.js"
+import { History } from "../model/history/service.js"
+import type * as Options from "../model/options.js"
+import * as Seeded from "../model/seeded.js"
+import * as AdminToken from "./adminToken.js"
 import * as Body from "./body.js"
-import type * as Options from "../Options.js"
-import { type Bucket, RateLimiter } from "../RateLimiter.js"
+import { type Bucket, RateLimiter } from "./rateLimiter.js"
 import * as Routes from "./routes.js"
-import * as Seeded from "./seeded.js"
 
 /** The messages of the envelope layer. */
 export const messages = {

@@ -5,7 +5,7 @@
  */
 import { Validation } from "@feeshare/domain"
 import { Cause, Effect, Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { LedgerError } from "../Ledger.js"
+import { LedgerError } from "../model/ledger/models.js"
 
 /**
  * The most requests a batch may hold; a larger batch is answered with one `-32600` error.

@@ -8,7 +8,7 @@ import { Effect, Option } from "effect"
 import { stageOf } from "@feeshare/solana/StageBuilder"
 import type { Budget, BuildInput } from "@feeshare/solana/StageBuilder"
 import * as Programs from "../programs.js"
-import * as Ledger from "../../Ledger.js"
+import type { Landed } from "../ledger/models.js"
 import { type LookupTable, type Quote, reject, wrappedSol } from "./state.js"
 import type { MarketState } from "./state.js"
 import { budgets } from "./constants.js"
@@ -34,7 +34,7 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
     readonly format: "v0" | "v1"
     readonly build: BuildInput
     readonly budget: Budget
-    readonly apply?: (landed: Ledger.Landed) => void
+    readonly apply?: (landed: Landed) => void
   }
 
   const stage = (input: StageInput) =>

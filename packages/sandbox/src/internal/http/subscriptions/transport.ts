@@ -8,7 +8,7 @@ import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { type RawData, WebSocket, WebSocketServer } from "ws"
 import * as JsonRpc from "../jsonRpc.js"
-import type { UpgradeHandler } from "../../Server.js"
+import type { UpgradeHandler } from "../upgrade.js"
 
 /**
  * The most WebSocket connections open at a time; past it the upgrade is answered HTTP 503.

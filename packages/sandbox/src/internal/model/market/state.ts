@@ -12,9 +12,10 @@ import { build, sizeLimit } from "@feeshare/solana/StageBuilder"
 import type { BuildInput } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "../keys.js"
 import * as Programs from "../programs.js"
-import * as Ledger from "../../Ledger.js"
-import { Rejection } from "../../Market.js"
-import type { Options } from "../../Options.js"
+import type { Landed } from "../ledger/models.js"
+import { Ledger } from "../ledger/service.js"
+import type { Options } from "../options.js"
+import { Rejection } from "./service.js"
 import { economics, quoteMint2022 } from "./constants.js"
 
 export interface Claimer {
@@ -100,7 +101,7 @@ export interface LookupTable {
 
 export interface Pending {
   readonly lastValidBlockHeight: bigint
-  readonly apply: (landed: Ledger.Landed) => void
+  readonly apply: (landed: Landed) => void
 }
 
 export const reject = (status: 400 | 403 | 404 | 500, message: string) => new Rejection({ status, message })
@@ -116,7 +117,7 @@ export const display = (amount: bigint, decimals: number): number => Number(RawA
 /** The state of one market and its shared helpers, over the `Ledger`. */
 export const make = (options: Pick<Options, "seed">) =>
   Effect.gen(function*() {
-    const ledger = yield* Ledger.Ledger
+    const ledger = yield* Ledger
     const seed = options.seed
     const tokens = new Map<string, TokenState>()
     const partnerVaults = new Map<string, AggregateVault>()
@@ -164,7 +165,7 @@ export const make = (options: Pick<Options, "seed">) =>
     }))
 
     /** Builds and signs a transaction, and records what its landing does. */
-    const prepare = (input: BuildInput, apply: ((landed: Ledger.Landed) => void) | undefined) =>
+    const prepare = (input: BuildInput, apply: ((landed: Landed) => void) | undefined) =>
       Effect.gen(function*() {
         const built = yield* Effect.tryPromise({
           try: () => build(input),

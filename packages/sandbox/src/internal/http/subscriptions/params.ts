@@ -4,7 +4,7 @@
  */
 import { PublicKey } from "@feeshare/domain"
 import { Schema } from "effect"
-import type { Commitment, SignatureStatus } from "../ledger/models.js"
+import type { Commitment, SignatureStatus } from "../../model/ledger/models.js"
 
 const commitmentRank: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
 

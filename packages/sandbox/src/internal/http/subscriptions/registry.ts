@@ -4,7 +4,7 @@
  */
 import { Deferred, Effect, Exit } from "effect"
 import type { WebSocket } from "ws"
-import { type Commitment, LedgerError } from "../ledger/models.js"
+import { type Commitment, LedgerError } from "../../model/ledger/models.js"
 
 /**
  * The most subscriptions a connection may hold; past it a subscribe is answered `-32603`.

@@ -6,7 +6,8 @@ import * as BasisPoints from "@feeshare/domain/BasisPoints"
 import type { Instruction } from "@solana/kit"
 import { Effect, Option } from "effect"
 import * as Programs from "../programs.js"
-import * as Ledger from "../../Ledger.js"
+import { maxAirdropLamports } from "../ledger/faucet.js"
+import type { ClockState } from "../ledger/models.js"
 import type {
   AdvanceSlotsInput,
   AirdropInput,
@@ -21,7 +22,7 @@ import type {
   LedgerState,
   QuoteMintView,
   SetTransferFeeInput
-} from "../../Market.js"
+} from "./service.js"
 import { type Holding, type Quote, reject, type TokenState, wrappedSol } from "./state.js"
 import type { MarketState } from "./state.js"
 import { economics } from "./constants.js"
@@ -150,8 +151,8 @@ export const make = (market: MarketState) =>
     const createHolding = Effect.fn("Market.createHolding")(function*(input: typeof CreateHoldingInput.Type) {
       const state = yield* token(input.mint)
       if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
-      if (input.lamports > Ledger.maxAirdropLamports) {
-        return yield* reject(400, `lamports must be at most ${Ledger.maxAirdropLamports} (1,000,000 SOL) per holding`)
+      if (input.lamports > maxAirdropLamports) {
+        return yield* reject(400, `lamports must be at most ${maxAirdropLamports} (1,000,000 SOL) per holding`)
       }
       const quote = yield* quoteOf(input.quoteMint)
       const key = `${state.mint.address}/${quote.mint}`
@@ -266,7 +267,7 @@ export const make = (market: MarketState) =>
       return result
     })
 
-    const clockView = (clock: Ledger.ClockState): typeof ClockView.Type => ({
+    const clockView = (clock: ClockState): typeof ClockView.Type => ({
       slot: clock.slot,
       blockHeight: clock.blockHeight,
       blockhash: clock.blockhash
