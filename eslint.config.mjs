@@ -13,6 +13,7 @@ import tseslint from "typescript-eslint"
 
 /** A public module of the sandbox (every one is PascalCase, or index/bin), by path or by name. */
 const publicSandbox = {
+  caseSensitive: true,
   regex: "^((\\.\\./)+([A-Z][A-Za-z0-9]*|index|bin)\\.js|@feeshare/sandbox(/.*)?)$",
   message: "internal modules of the sandbox import internal modules only: the public ones re-export them"
 }
