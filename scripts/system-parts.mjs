@@ -91,7 +91,9 @@ export const installCommand = (debianPackages) => `apt-get install -y ${debianPa
 
 /** The line that names a missing part and how to install it. */
 export const missingLine = (part) =>
-  `missing ${part.name} (${part.usedBy}): install it with \`${installCommand([part.debianPackage])}\` as root, or run \`npm test\` as root`
+  `missing ${part.name} (${part.usedBy}): install it with \`${
+    installCommand([part.debianPackage])
+  }\` as root, or run \`npm test\` as root`
 
 /** Where the part is (an executable, or PostgreSQL's binaries folder), or `undefined`. */
 export const locate = (name, env = process.env) => byName(name).locate(env)
@@ -130,7 +132,9 @@ export const ensureParts = (env = process.env, log = (line) => process.stderr.wr
       aptGet(["update", "-qq"], env)
       result = aptGet(install, env)
     }
-    if (result.status !== 0) log(`system parts: apt-get failed:\n${(result.stderr || result.stdout || "").trim().slice(-2000)}`)
+    if (result.status !== 0) {
+      log(`system parts: apt-get failed:\n${(result.stderr || result.stdout || "").trim().slice(-2000)}`)
+    }
   } else {
     log(`system parts: cannot install here (${isRoot ? "no apt-get on PATH" : "not root"})`)
   }

@@ -5,8 +5,8 @@
  * transactions) in the same run.
  * Fresh page per load; loads alternate between the two sandboxes; medians of `runs`.
  */
-import { Ledger } from "@feeshare/sandbox/Ledger"
 import * as History from "@feeshare/sandbox/History"
+import { Ledger } from "@feeshare/sandbox/Ledger"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { generateKeyPairSigner } from "@solana/kit"
@@ -74,9 +74,15 @@ const main = async () => {
     }
     const base = median(baseline)
     const value = median(measured)
-    console.log(`explorer load, /#transactions rendered (chromium, medians of ${runs}; state ${(stateBytes / 1024).toFixed(0)} KiB):`)
+    console.log(
+      `explorer load, /#transactions rendered (chromium, medians of ${runs}; state ${
+        (stateBytes / 1024).toFixed(0)
+      } KiB):`
+    )
     console.log(`  blank sandbox (baseline)  ${base.toFixed(0)} ms   [${baseline.map((v) => v.toFixed(0)).join(", ")}]`)
-    console.log(`  ${transactions} transactions        ${value.toFixed(0)} ms   [${measured.map((v) => v.toFixed(0)).join(", ")}]`)
+    console.log(
+      `  ${transactions} transactions        ${value.toFixed(0)} ms   [${measured.map((v) => v.toFixed(0)).join(", ")}]`
+    )
     console.log(`  ratio ${(value / base).toFixed(2)}x; target under 1000 ms: ${value < 1000 ? "met" : "NOT met"}`)
   } finally {
     await browser.dispose()

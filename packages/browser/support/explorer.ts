@@ -149,7 +149,9 @@ export const scriptedFlow = Effect.gen(function*() {
     const swaps = 2
     for (let i = 0; i < swaps; i++) {
       const quote = await asCreator.trade.quote({ inputMint: WSOL, outputMint: token.mint, amount: SOL })
-      await asCreator.signAndSend.swap(await asCreator.trade.swap({ quoteResponse: quote, userPublicKey: creator.address }))
+      await asCreator.signAndSend.swap(
+        await asCreator.trade.swap({ quoteResponse: quote, userPublicKey: creator.address })
+      )
     }
 
     await using asClaimer = new FeeShare({ ...options, signer: claimer })

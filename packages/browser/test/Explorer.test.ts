@@ -34,7 +34,8 @@ const open = (name: string) =>
     )
   })
 
-const text = (page: Page, selector: string) => Effect.promise(async () => (await page.locator(selector).first().textContent()) ?? "")
+const text = (page: Page, selector: string) =>
+  Effect.promise(async () => (await page.locator(selector).first().textContent()) ?? "")
 const count = (page: Page, selector: string) => Effect.promise(() => page.locator(selector).count())
 
 /** The page's HTML holds no API key, and a screenshot of it is saved. */
@@ -111,7 +112,10 @@ describe("Sandbox explorer", () => {
         assert.include(yield* text(page, card), "4000 bps")
         // the claimer claimed: a claimed bar; the creator did not: claimable only
         assert.strictEqual(yield* count(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`), 1)
-        assert.match(yield* text(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`), /[1-9]\d*(\.\d+)? SOL \/ 0 SOL/)
+        assert.match(
+          yield* text(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`),
+          /[1-9]\d*(\.\d+)? SOL \/ 0 SOL/
+        )
         assert.isAbove(yield* count(page, "#deployer-vaults tbody tr"), 0)
         yield* finish(page, "tokens")
       }))
@@ -153,7 +157,9 @@ describe("Sandbox explorer", () => {
         assert.include(yield* text(page, `${failed} .error`), "InstructionError")
         assert.include(yield* text(page, `${failed} .error`), "\"Custom\":1")
         assert.strictEqual(
-          yield* Effect.promise(() => page.locator(`tr[data-signature="${done.claimSignature}"]`).getAttribute("data-kind")),
+          yield* Effect.promise(() =>
+            page.locator(`tr[data-signature="${done.claimSignature}"]`).getAttribute("data-kind")
+          ),
           "claim stage"
         )
         assert.isAtLeast(yield* count(page, "tr.tx[data-kind=swap]"), done.swaps)

@@ -6,10 +6,10 @@
  * with `--redis-url`) stay dependencies loaded by those chunks; nothing is written into the
  * package at run time.
  */
+import * as ExplorerAssets from "@feeshare/sandbox/ExplorerAssets"
 import * as esbuild from "esbuild"
 import { rm } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import * as ExplorerAssets from "@feeshare/sandbox/ExplorerAssets"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = `${root}dist`

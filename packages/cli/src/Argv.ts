@@ -66,7 +66,9 @@ export const wantsJson = (args: ReadonlyArray<string>): boolean => {
  * @since 0.1.0
  * @category parsing
  */
-export const commandOf = (hoisted: ReadonlyArray<string>): { readonly name: string | undefined; readonly index: number } => {
+export const commandOf = (
+  hoisted: ReadonlyArray<string>
+): { readonly name: string | undefined; readonly index: number } => {
   for (let i = 0; i < hoisted.length; i++) {
     const arg = hoisted[i]!
     if (flags.includes(arg)) continue

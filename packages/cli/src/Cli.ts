@@ -7,11 +7,11 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import packageJson from "../package.json" with { type: "json" }
 import * as Defaults from "./internal/defaults.js"
 import type * as GlobalOptions from "./internal/globals.js"
 import * as Root from "./internal/root.js"
 import * as Tree from "./internal/tree.js"
-import packageJson from "../package.json" with { type: "json" }
 
 /**
  * The CLI's version (from its package.json, inlined by the build).

@@ -93,7 +93,9 @@ const nonEmpty = (text: string | undefined): text is string => text !== undefine
 export const directory = (env: Environment = process.env): string =>
   nonEmpty(env.FEESHARE_CONFIG_DIR)
     ? env.FEESHARE_CONFIG_DIR
-    : `${nonEmpty(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : `${nonEmpty(env.HOME) ? env.HOME : homedir()}/.config`}/feeshare`
+    : `${
+      nonEmpty(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : `${nonEmpty(env.HOME) ? env.HOME : homedir()}/.config`
+    }/feeshare`
 
 /**
  * The path of `credentials.json`.
@@ -132,7 +134,10 @@ export const read = Effect.fn("Credentials.read")(function*(file: string = path(
   )
   return yield* decodeFile(text).pipe(
     Effect.mapError(() =>
-      new CredentialsError({ path: file, message: `${file}: not a feeshare credentials file (remove it and log in again)` })
+      new CredentialsError({
+        path: file,
+        message: `${file}: not a feeshare credentials file (remove it and log in again)`
+      })
     )
   )
 })
@@ -176,4 +181,3 @@ export const save = Effect.fn("Credentials.save")(function*(
   yield* fs.rename(temporary, file).pipe(Effect.mapError(failed("be written")))
   return file
 })
-

@@ -17,8 +17,8 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Output from "./Output.js"
 import * as Signing from "./internal/signing.js"
+import * as Output from "./Output.js"
 
 /**
  * @since 0.1.0
@@ -77,12 +77,14 @@ export const program = (options: Options) =>
       Signing.generate
     ])
     const claimers = [creator, claimerB, claimerC]
-    yield* say(...Output.fields([
-      ["creator", `${creator.publicKey}  (fee share 50%, admin)`],
-      ["claimer B", `${claimerB.publicKey}  (fee share 30%)`],
-      ["claimer C", `${claimerC.publicKey}  (fee share 20%)`],
-      ["trader", trader.publicKey]
-    ]).map((line) => `   ${line}`))
+    yield* say(
+      ...Output.fields([
+        ["creator", `${creator.publicKey}  (fee share 50%, admin)`],
+        ["claimer B", `${claimerB.publicKey}  (fee share 30%)`],
+        ["claimer C", `${claimerC.publicKey}  (fee share 20%)`],
+        ["trader", trader.publicKey]
+      ]).map((line) => `   ${line}`)
+    )
 
     // 2. login
     yield* step(2, "Log in by wallet signature (agent auth: init, sign the challenge, callback)")
@@ -111,13 +113,15 @@ export const program = (options: Options) =>
         claimers: claimers.map((wallet, i) => ({ wallet: wallet.publicKey, bps: shares[i]!.bps }))
       }
     })
-    yield* say(...Output.fields([
-      ["mint", token.mint],
-      ["config key", token.configKey],
-      ["quote mint", `${token.quoteMint} (wrapped SOL)`],
-      ["decimals", String(token.decimals)],
-      ["fee share", "50% / 30% / 20%"]
-    ]).map((line) => `   ${line}`))
+    yield* say(
+      ...Output.fields([
+        ["mint", token.mint],
+        ["config key", token.configKey],
+        ["quote mint", `${token.quoteMint} (wrapped SOL)`],
+        ["decimals", String(token.decimals)],
+        ["fee share", "50% / 30% / 20%"]
+      ]).map((line) => `   ${line}`)
+    )
 
     // 4. launch
     yield* step(4, "Launch: the service returns a transaction signed by the mint; verify, co-sign, send")
@@ -142,7 +146,9 @@ export const program = (options: Options) =>
         const unit = (mint: string) => (mint === token.quoteMint ? "SOL" : "DEMO")
         yield* say(
           `   ${side} ${Output.amount(quote.inAmount, decimalsIn, unit(inputMint))} -> ` +
-            `${Output.amount(quote.outAmount, decimalsOut, unit(outputMint))}, fee ${Output.lamports(quote.platformFee?.amount ?? 0n)}`
+            `${Output.amount(quote.outAmount, decimalsOut, unit(outputMint))}, fee ${
+              Output.lamports(quote.platformFee?.amount ?? 0n)
+            }`
         )
         const result = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: trader.publicKey })
         const sent = yield* Signing.swap(result, trader, run, true)
@@ -172,7 +178,13 @@ export const program = (options: Options) =>
       `   first answer: readiness ${plan.readiness.status}, ${plan.transactions.length} stage(s): ` +
         plan.transactions.map((s) => `${s.id} (${s.kind})`).join(", ")
     )
-    const claimed = yield* Signing.executePlan(plan, request.transactionFormat, () => client.claims.createPlan(request), claimerB, run)
+    const claimed = yield* Signing.executePlan(
+      plan,
+      request.transactionFormat,
+      () => client.claims.createPlan(request),
+      claimerB,
+      run
+    )
     landed += claimed.stages.length
 
     // 8. analytics
@@ -223,7 +235,10 @@ export const program = (options: Options) =>
         ["transactions", `${landed} landed (1 launch, 3 swaps, ${claimed.stages.length} claim-plan stages)`],
         ["lifetime fees", Output.lamports(lifetime)],
         ["claimed by B", `${Output.lamports(claimedB)} (30% of the fees, in wrapped SOL)`],
-        ["claim plan", `first answer ${plan.readiness.status}; ${claimed.rebuilds} rebuild(s); every stage verified before signing`],
+        [
+          "claim plan",
+          `first answer ${plan.readiness.status}; ${claimed.rebuilds} rebuild(s); every stage verified before signing`
+        ],
         ["rate limit", Option.match(limit, { onNone: () => "-", onSome: (l) => `${l.remaining}/${l.limit} left` })],
         ["took", `${seconds} s`]
       ]).map((line) => `  ${line}`)
@@ -240,7 +255,9 @@ export const program = (options: Options) =>
  */
 export const run = (options: Options) =>
   program(options).pipe(
-    Effect.provide(Sandbox.layer({ port: 0, slotMillis: options.slotMillis ?? 20, seed: options.seed ?? "feeshare-demo" })),
+    Effect.provide(
+      Sandbox.layer({ port: 0, slotMillis: options.slotMillis ?? 20, seed: options.seed ?? "feeshare-demo" })
+    ),
     Effect.scoped,
     Effect.asVoid
   )

@@ -12,7 +12,9 @@ import type * as HelpTree from "./internal/helpDoc.js"
 import * as Sandbox from "./internal/sandbox.js"
 
 const entries = (options: ReadonlyArray<HelpTree.Entry>): ReadonlyArray<string> =>
-  options.length === 0 ? [] : [...options.map((entry) => `- \`${entry.term}\`${entry.text === "" ? "" : `: ${entry.text}`}`), ""]
+  options.length === 0
+    ? []
+    : [...options.map((entry) => `- \`${entry.term}\`${entry.text === "" ? "" : `: ${entry.text}`}`), ""]
 
 const section = (node: HelpTree.Node): ReadonlyArray<string> => [
   `## \`${node.path.join(" ")}\``,
@@ -27,7 +29,9 @@ const section = (node: HelpTree.Node): ReadonlyArray<string> => [
     ]
     : ["```", [...node.path.slice(0, -1), node.usage].join(" "), "```", ""]),
   ...(node.options.length === 0 ? [] : ["Options:", "", ...entries(node.options)]),
-  ...(node.examples.length === 0 ? [] : [node.examples.length === 1 ? "Example:" : "Examples:", "", "```sh", ...node.examples, "```", ""]),
+  ...(node.examples.length === 0
+    ? []
+    : [node.examples.length === 1 ? "Example:" : "Examples:", "", "```sh", ...node.examples, "```", ""]),
   ...node.children.flatMap(section)
 ]
 
@@ -83,7 +87,9 @@ export const reference = (): string => {
     "| code | class | meaning | error tags |",
     "| --- | --- | --- | --- |",
     ...ExitCode.classes.map((c) =>
-      `| ${c.code} | ${c.name} | ${c.meaning} | ${c.tags.length === 0 ? "-" : c.tags.map((t) => `\`${t}\``).join(", ")} |`
+      `| ${c.code} | ${c.name} | ${c.meaning} | ${
+        c.tags.length === 0 ? "-" : c.tags.map((t) => `\`${t}\``).join(", ")
+      } |`
     ),
     "",
     "# Commands",

@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import * as Failures from "@feeshare/solana/Failures"
-import { CredentialsError } from "./Credentials.js"
 import { InvalidKnobs, MissingApiKey, MissingKeypair } from "./CliError.js"
+import { CredentialsError } from "./Credentials.js"
 import * as Codes from "./internal/codes.js"
 
 /** The usage errors of @effect/cli (not a tagged class of its own). */

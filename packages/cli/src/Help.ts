@@ -43,8 +43,10 @@ export const ansi: Style = { heading: (text) => `\u001b[1m${text}\u001b[22m` }
  * @since 0.1.0
  * @category styles
  */
-export const styleFor = (stream: { readonly isTTY?: boolean | undefined }, env: Readonly<Record<string, string | undefined>>): Style =>
-  stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "") ? ansi : plain
+export const styleFor = (
+  stream: { readonly isTTY?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>
+): Style => stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "") ? ansi : plain
 
 /**
  * The widest line written.
@@ -81,7 +83,9 @@ const wrap = (text: string, indent: number, first: number = indent): ReadonlyArr
 const row = (term: string, text: string, column: number): ReadonlyArray<string> => {
   const head = `  ${term}`
   if (text === "") return [head]
-  if (head.length + 1 > column) return [head, ...wrap(text, column).map((line, i) => (i === 0 ? `${" ".repeat(column)}${line}` : line))]
+  if (head.length + 1 > column) {
+    return [head, ...wrap(text, column).map((line, i) => (i === 0 ? `${" ".repeat(column)}${line}` : line))]
+  }
   const [first = "", ...rest] = wrap(text, column, column)
   return [`${head.padEnd(column)}${first}`, ...rest]
 }

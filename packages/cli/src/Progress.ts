@@ -60,7 +60,13 @@ export const line = (event: PlanExecutor.Event, kinds: ReadonlyMap<string, strin
     case "Landed":
       return stageLine(event.stage, kind(event.stage), "landed", event.signature, `slot ${event.slot}`)
     case "Failed":
-      return stageLine(event.stage, kind(event.stage), "failed", undefined, `${event.reason}: ${oneLine(event.message)}`)
+      return stageLine(
+        event.stage,
+        kind(event.stage),
+        "failed",
+        undefined,
+        `${event.reason}: ${oneLine(event.message)}`
+      )
     case "Rebuilt":
       return `  plan rebuilt (${event.reason === "setup" ? "setup landed" : event.reason}): ${event.stages} stage(s)`
     case "Waiting":
@@ -169,13 +175,24 @@ export class LiveTable {
         Object.assign(row(event.stage), { state: "confirming", signature: event.signature })
         return
       case "Landed":
-        Object.assign(row(event.stage), { state: "landed", signature: event.signature, detail: `slot ${event.slot}`, ended: at })
+        Object.assign(row(event.stage), {
+          state: "landed",
+          signature: event.signature,
+          detail: `slot ${event.slot}`,
+          ended: at
+        })
         return
       case "Failed":
-        Object.assign(row(event.stage), { state: "failed", detail: `${event.reason}: ${oneLine(event.message)}`, ended: at })
+        Object.assign(row(event.stage), {
+          state: "failed",
+          detail: `${event.reason}: ${oneLine(event.message)}`,
+          ended: at
+        })
         return
       case "Rebuilt":
-        this.#notes.push(`plan rebuilt (${event.reason === "setup" ? "setup landed" : event.reason}): ${event.stages} stage(s)`)
+        this.#notes.push(
+          `plan rebuilt (${event.reason === "setup" ? "setup landed" : event.reason}): ${event.stages} stage(s)`
+        )
         return
       case "Waiting":
         this.#warmingSince ??= at
@@ -222,7 +239,8 @@ export class LiveTable {
     const head = ["stage", "kind", "state", "elapsed", "signature"]
     const widths = head.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)))
     const format = (cells: ReadonlyArray<string>) =>
-      `  ${cells.map((cell, i) => (i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ")}`.trimEnd()
+      `  ${cells.map((cell, i) => (i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ")}`
+        .trimEnd()
     const wait = this.wait()
     const lines = [
       format(head),
@@ -237,7 +255,8 @@ export class LiveTable {
 }
 
 /** A signature or key shortened for a table: its first and last `n` characters. */
-const short = (text: string, n: number): string => text.length <= 2 * n + 1 ? text : `${text.slice(0, n)}…${text.slice(-n)}`
+const short = (text: string, n: number): string =>
+  text.length <= 2 * n + 1 ? text : `${text.slice(0, n)}…${text.slice(-n)}`
 
 /**
  * A live table on a terminal: `render` rewrites it in place (the cursor goes back up over the
@@ -259,7 +278,9 @@ export interface Live {
  * @since 0.1.0
  * @category constructors
  */
-export const live = (out: { readonly write: (text: string) => unknown; readonly columns?: number | undefined }): Live => {
+export const live = (
+  out: { readonly write: (text: string) => unknown; readonly columns?: number | undefined }
+): Live => {
   const table = new LiveTable(Date.now)
   let previous = 0
   return {

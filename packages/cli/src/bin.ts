@@ -22,8 +22,8 @@ import * as Option from "effect/Option"
 import * as Argv from "./Argv.js"
 import * as Cli from "./Cli.js"
 import * as Help from "./Help.js"
-import * as HelpTree from "./internal/helpDoc.js"
 import * as Codes from "./internal/codes.js"
+import * as HelpTree from "./internal/helpDoc.js"
 import * as Output from "./Output.js"
 
 const args = process.argv.slice(2)
@@ -61,7 +61,13 @@ const report = (cause: Cause.Cause<unknown>) =>
         return Effect.zipRight(
           json
             ? Console.log(Output.json({
-              error: { tag: described.tag, code: described.code, what: described.what ?? null, message: described.why, advice: described.advice }
+              error: {
+                tag: described.tag,
+                code: described.code,
+                what: described.what ?? null,
+                message: described.why,
+                advice: described.advice
+              }
             }))
             : Effect.void,
           Console.error(`feeshare: ${described.line}`)
@@ -70,11 +76,15 @@ const report = (cause: Cause.Cause<unknown>) =>
     },
     onNone: () =>
       Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
-        json ? Console.log(Output.json({ error: { tag: "Defect", code: Codes.internal, message: "internal error" } })) : Effect.void,
+        json
+          ? Console.log(Output.json({ error: { tag: "Defect", code: Codes.internal, message: "internal error" } }))
+          : Effect.void,
         Console.error(
-          process.env.FEESHARE_DEBUG ? Cause.pretty(cause) : `feeshare: internal error (a bug): ${
-            Cause.pretty(cause).split("\n")[0]
-          }. Set FEESHARE_DEBUG=1 for the trace.`
+          process.env.FEESHARE_DEBUG ?
+            Cause.pretty(cause) :
+            `feeshare: internal error (a bug): ${
+              Cause.pretty(cause).split("\n")[0]
+            }. Set FEESHARE_DEBUG=1 for the trace.`
         )
       )
   })

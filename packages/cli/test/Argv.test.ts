@@ -16,14 +16,21 @@ describe("Argv", () => {
   })
 
   it("finds the command after the global options", () => {
-    assert.deepStrictEqual(Argv.commandOf(["--api-key", "k", "--json", "sandbox", "--port", "1"]), { name: "sandbox", index: 3 })
+    assert.deepStrictEqual(Argv.commandOf(["--api-key", "k", "--json", "sandbox", "--port", "1"]), {
+      name: "sandbox",
+      index: 3
+    })
     assert.deepStrictEqual(Argv.commandOf(["--rpc-url=http://r", "demo"]), { name: "demo", index: 1 })
     assert.deepStrictEqual(Argv.commandOf(["--json"]), { name: undefined, index: 1 })
   })
 
   it.prop(
     "hoisting keeps every argument and is idempotent",
-    { args: FastCheck.array(FastCheck.constantFrom("a", "b", "--json", "--keypair", "k", "--mint", "--base-url=u", "--")) },
+    {
+      args: FastCheck.array(
+        FastCheck.constantFrom("a", "b", "--json", "--keypair", "k", "--mint", "--base-url=u", "--")
+      )
+    },
     ({ args }) => {
       const once = Argv.hoist(args)
       assert.deepStrictEqual([...once].sort(), [...args].sort())

@@ -1,15 +1,18 @@
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { vi } from "vitest"
 import { Effect, Option, Redacted } from "effect"
 import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { vi } from "vitest"
 import * as Credentials from "../src/Credentials.js"
 import { temporaryDirectory } from "./support/spawn.js"
 
 describe("Credentials", () => {
   it("location: FEESHARE_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config", () => {
-    assert.strictEqual(Credentials.path({ FEESHARE_CONFIG_DIR: "/a", XDG_CONFIG_HOME: "/x", HOME: "/h" }), "/a/credentials.json")
+    assert.strictEqual(
+      Credentials.path({ FEESHARE_CONFIG_DIR: "/a", XDG_CONFIG_HOME: "/x", HOME: "/h" }),
+      "/a/credentials.json"
+    )
     assert.strictEqual(Credentials.path({ XDG_CONFIG_HOME: "/x", HOME: "/h" }), "/x/feeshare/credentials.json")
     assert.strictEqual(Credentials.path({ HOME: "/h" }), "/h/.config/feeshare/credentials.json")
   })

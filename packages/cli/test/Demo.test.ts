@@ -11,7 +11,18 @@ describe("feeshare demo (spawned)", () => {
       const [human, json] = yield* Effect.all([feeshare(["demo"]), feeshare(["demo", "--json"])], { concurrency: 2 })
 
       assert.strictEqual(human.code, 0, human.stderr)
-      for (const heading of ["1. Wallets", "2. Log in", "4. Launch", "5. Trades", "6. Claimable positions", "7. Claim", "8. Analytics", "Summary"]) {
+      for (
+        const heading of [
+          "1. Wallets",
+          "2. Log in",
+          "4. Launch",
+          "5. Trades",
+          "6. Claimable positions",
+          "7. Claim",
+          "8. Analytics",
+          "Summary"
+        ]
+      ) {
         assert.include(human.stdout, heading)
       }
       assert.match(human.stdout, /readiness setup_required/)

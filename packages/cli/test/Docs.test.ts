@@ -16,10 +16,28 @@ describe("docs/cli.md", () => {
     const text = Docs.reference()
     for (
       const command of [
-        "auth login", "auth me", "limits", "claims positions", "claims vaults", "claims plan", "claims claim",
-        "fee-share update", "fee-share admins", "partner claim", "launch", "trade quote", "trade swap",
-        "analytics lifetime-fees", "analytics claim-stats", "pools", "evm index-status", "evm positions",
-        "evm creation-fee", "mcp", "sandbox", "demo"
+        "auth login",
+        "auth me",
+        "limits",
+        "claims positions",
+        "claims vaults",
+        "claims plan",
+        "claims claim",
+        "fee-share update",
+        "fee-share admins",
+        "partner claim",
+        "launch",
+        "trade quote",
+        "trade swap",
+        "analytics lifetime-fees",
+        "analytics claim-stats",
+        "pools",
+        "evm index-status",
+        "evm positions",
+        "evm creation-fee",
+        "mcp",
+        "sandbox",
+        "demo"
       ]
     ) assert.include(text, `## \`feeshare ${command}\``)
     for (const c of ExitCode.classes) assert.include(text, `| ${c.code} | ${c.name} |`)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Failures from "@feeshare/solana/Failures"
 import { FeeShareError, Plan } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
+import * as Failures from "@feeshare/solana/Failures"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Redacted, SchemaAST } from "effect"
@@ -67,11 +67,13 @@ describe("ExitCode", () => {
   })
 
   it("on-chain failures are 9, unknown tags are internal (1), codes are distinct", () => {
-    for (const error of [
-      new Chain.TransactionFailed({ signature: "s", slot: 1n, error: "e", logs: [], message: "m" }),
-      new Chain.PreflightFailed({ signature: "s", error: "e", logs: [], message: "m" }),
-      new PlanExecutor.SetupTimedOut({ waitedMillis: 1, message: "m" })
-    ]) assert.strictEqual(ExitCode.describe(error).code, 9)
+    for (
+      const error of [
+        new Chain.TransactionFailed({ signature: "s", slot: 1n, error: "e", logs: [], message: "m" }),
+        new Chain.PreflightFailed({ signature: "s", error: "e", logs: [], message: "m" }),
+        new PlanExecutor.SetupTimedOut({ waitedMillis: 1, message: "m" })
+      ]
+    ) assert.strictEqual(ExitCode.describe(error).code, 9)
     assert.strictEqual(ExitCode.describe(new Error("boom")).code, 1)
     const codes = ExitCode.classes.map((c) => c.code)
     assert.strictEqual(new Set(codes).size, codes.length)
@@ -96,15 +98,28 @@ describe("ExitCode", () => {
       "trade.quote: Rate limit exceeded (RateLimited). wait until 2027-01-15T08:00:00.000Z and try again"
     )
     const invalid = ExitCode.describe(
-      new FeeShareError.InvalidRequest({ operation: "claims.createPlan", field: "tokenMint", rule: "r", message: "claims.createPlan: tokenMint r\n(more)" })
+      new FeeShareError.InvalidRequest({
+        operation: "claims.createPlan",
+        field: "tokenMint",
+        rule: "r",
+        message: "claims.createPlan: tokenMint r\n(more)"
+      })
     )
-    assert.strictEqual(invalid.line, "claims.createPlan: tokenMint r (more) (InvalidRequest). fix the value; nothing was sent")
+    assert.strictEqual(
+      invalid.line,
+      "claims.createPlan: tokenMint r (more) (InvalidRequest). fix the value; nothing was sent"
+    )
     assert.notInclude(ExitCode.describe({ _tag: "X", message: String(Redacted.make("secret")) }).line, "secret")
   })
 
   it("an answer this version does not understand says so and says to upgrade, never 'try again later'", () => {
     const report = ExitCode.describe(
-      new FeeShareError.UnexpectedResponse({ status: 200, message: "the response is not an envelope", operation: "analytics.pools", body: "" })
+      new FeeShareError.UnexpectedResponse({
+        status: 200,
+        message: "the response is not an envelope",
+        operation: "analytics.pools",
+        body: ""
+      })
     )
     assert.strictEqual(report.code, 6)
     assert.include(report.line, "does not understand")
@@ -112,13 +127,20 @@ describe("ExitCode", () => {
     assert.notInclude(report.line, "try again later")
     // a proxy's 502 page is an outage
     const outage = ExitCode.describe(
-      new FeeShareError.UnexpectedResponse({ status: 502, message: "expected a JSON response", operation: "analytics.pools", body: "<html>" })
+      new FeeShareError.UnexpectedResponse({
+        status: 502,
+        message: "expected a JSON response",
+        operation: "analytics.pools",
+        body: "<html>"
+      })
     )
     assert.include(outage.line, "failed with status 502; try again later")
   })
 
   it("a hostile 5 MB message is printed capped, on one line", () => {
-    const report = ExitCode.describe(new FeeShareError.BadRequest({ status: 400, message: "x\n".repeat(2_500_000), operation: "trade.quote" }))
+    const report = ExitCode.describe(
+      new FeeShareError.BadRequest({ status: 400, message: "x\n".repeat(2_500_000), operation: "trade.quote" })
+    )
     assert.isBelow(report.line.length, ExitCode.maxMessageLength + 200)
     assert.notInclude(report.line, "\n")
     assert.include(report.line, "(5000000 characters)")

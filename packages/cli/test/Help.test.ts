@@ -15,7 +15,8 @@ import { feeshare, temporaryDirectory } from "./support/spawn.js"
 const escape = "\u001b["
 
 /** Every command of the tree below the root. */
-const commands = (node: HelpTree.Node): ReadonlyArray<HelpTree.Node> => node.children.flatMap((c) => [c, ...commands(c)])
+const commands = (node: HelpTree.Node): ReadonlyArray<HelpTree.Node> =>
+  node.children.flatMap((c) => [c, ...commands(c)])
 
 // no NO_COLOR: the output is a pipe, which alone must keep it plain
 const piped = { NO_COLOR: "" }
@@ -44,12 +45,14 @@ describe("help (spawned)", () => {
       const group = yield* feeshare(["claims"], piped)
       assert.strictEqual(group.code, 0, group.stderr)
       assert.match(group.stdout, /^Usage: feeshare claims <command>/)
-      for (const name of ["positions", "vaults", "plan", "claim"]) assert.match(group.stdout, new RegExp(`^  ${name} `, "m"))
+      for (const name of ["positions", "vaults", "plan", "claim"]) {
+        assert.match(group.stdout, new RegExp(`^  ${name} `, "m"))
+      }
       assert.notInclude(group.stdout, escape)
       const leaf = yield* feeshare(["--keypair", "x.json", "claims", "claim", "--help"], piped)
       assert.strictEqual(leaf.code, 0, leaf.stderr)
       assert.match(leaf.stdout, /^Usage: feeshare claims claim --mint MINT/)
-      assert.match(leaf.stdout, /^  --dry-run +verify every transaction/m)
+      assert.match(leaf.stdout, /^ {2}--dry-run +verify every transaction/m)
       assert.match(leaf.stdout, /^Example:\n {2}feeshare .*claims claim --mint MINT$/m)
       assert.notInclude(leaf.stdout, escape)
       for (const line of leaf.stdout.trimEnd().split("\n")) assert.isAtMost(line.length, Help.width, line)

@@ -48,7 +48,10 @@ describe("Output", () => {
     assert.strictEqual(Output.percent("n/a"), "n/a (as a fraction)")
   })
 
-  it.prop("percent is exactly 100 times the fraction", [FastCheck.bigInt({ min: 0n, max: 10n ** 20n }), FastCheck.integer({ min: 0, max: 12 })], ([n, k]) => {
+  it.prop("percent is exactly 100 times the fraction", [
+    FastCheck.bigInt({ min: 0n, max: 10n ** 20n }),
+    FastCheck.integer({ min: 0, max: 12 })
+  ], ([n, k]) => {
     const digits = n.toString().padStart(k + 1, "0")
     const fraction = k === 0 ? digits : `${digits.slice(0, -k)}.${digits.slice(-k)}`
     const shown = Output.percent(fraction)

@@ -14,8 +14,20 @@ describe("key file permissions (spawned)", () => {
       const key = keygenFile(dir, "wallet")
       chmodSync(key.path, 0o644)
       const outcome = yield* feeshare(
-        ["claims", "claim", "--mint", "So11111111111111111111111111111111111111112", "--keypair", key.path, "--dry-run"],
-        { FEESHARE_BASE_URL: "http://127.0.0.1:9/api/v1", FEESHARE_API_KEY: "fs-permissions-key", FEESHARE_CONFIG_DIR: dir }
+        [
+          "claims",
+          "claim",
+          "--mint",
+          "So11111111111111111111111111111111111111112",
+          "--keypair",
+          key.path,
+          "--dry-run"
+        ],
+        {
+          FEESHARE_BASE_URL: "http://127.0.0.1:9/api/v1",
+          FEESHARE_API_KEY: "fs-permissions-key",
+          FEESHARE_CONFIG_DIR: dir
+        }
       )
       const lines = outcome.stderr.trim().split("\n")
       const warnings = lines.filter((line) => line.includes("can be read by other users"))

@@ -15,7 +15,9 @@ interface Started {
   readonly seeded: {
     readonly demoWallet: string
     readonly demoKeypair: string
-    readonly tokens: ReadonlyArray<{ readonly symbol: string; readonly mint: string; readonly launched: boolean; readonly migrated: boolean }>
+    readonly tokens: ReadonlyArray<
+      { readonly symbol: string; readonly mint: string; readonly launched: boolean; readonly migrated: boolean }
+    >
   } | null
 }
 
@@ -87,7 +89,10 @@ describe("feeshare sandbox (spawned)", () => {
     Effect.gen(function*() {
       const { started } = yield* startSandbox("--empty")
       assert.isNull(started.seeded)
-      const pools = yield* feeshare(["pools", "--json"], { FEESHARE_BASE_URL: started.baseUrl, FEESHARE_API_KEY: started.demoApiKey })
+      const pools = yield* feeshare(["pools", "--json"], {
+        FEESHARE_BASE_URL: started.baseUrl,
+        FEESHARE_API_KEY: started.demoApiKey
+      })
       assert.deepStrictEqual(document(pools), [])
     }))
 })

@@ -10,7 +10,18 @@ describe("usage errors (spawned)", () => {
   it.effect("a number option given 1.5: exit 2, with the feeshare: prefix and what is expected", () =>
     Effect.gen(function*() {
       const mint = "So11111111111111111111111111111111111111112"
-      const outcome = yield* feeshare(["trade", "quote", "--in", mint, "--out", mint, "--amount", "1", "--slippage-bps", "1.5"], {
+      const outcome = yield* feeshare([
+        "trade",
+        "quote",
+        "--in",
+        mint,
+        "--out",
+        mint,
+        "--amount",
+        "1",
+        "--slippage-bps",
+        "1.5"
+      ], {
         FEESHARE_CONFIG_DIR: temporaryDirectory("feeshare-usage-")
       })
       assert.strictEqual(outcome.code, 2, outcome.stderr)

@@ -59,7 +59,9 @@ const main = async () => {
   const raw = async (): Promise<bigint> => {
     const response = await fetch(url, { headers: { "x-api-key": "bench-key", accept: "application/json" } })
     const parsed: unknown = JSON.parse(await response.text())
-    if (typeof parsed !== "object" || parsed === null || !("response" in parsed) || typeof parsed.response !== "string") {
+    if (
+      typeof parsed !== "object" || parsed === null || !("response" in parsed) || typeof parsed.response !== "string"
+    ) {
       throw new Error("unexpected body")
     }
     return BigInt(parsed.response)
@@ -97,7 +99,10 @@ const main = async () => {
     const platform = await runtime.runPromise(HttpClient.HttpClient)
     const http = traced ? platform : HttpClient.withTracerDisabledWhen(platform, () => true)
     const request = HttpClientRequest.get(url, { headers: { "x-api-key": "bench-key" }, acceptJson: true })
-    const call = Effect.flatMap(http.execute(request), (response) => Effect.map(response.text, (text) => JSON.parse(text)))
+    const call = Effect.flatMap(
+      http.execute(request),
+      (response) => Effect.map(response.text, (text) => JSON.parse(text))
+    )
     clients.push({
       name: `reference: bare NodeHttpClient + JSON.parse${traced ? "" : ", transport span off"}`,
       runtime,
@@ -154,7 +159,9 @@ const main = async () => {
     for (const client of clients) {
       start = performance.now()
       await client.runtime.runPromise(
-        Effect.all(Array.from({ length: concurrency }, () => Effect.repeatN(client.call, perCaller - 1)), { concurrency })
+        Effect.all(Array.from({ length: concurrency }, () => Effect.repeatN(client.call, perCaller - 1)), {
+          concurrency
+        })
       )
       client.rates.push(calls / ((performance.now() - start) / 1000))
     }
@@ -165,7 +172,9 @@ const main = async () => {
   const rawCpuPerCall = median(rawCpu)
   const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
   const micros = (millis: number) => `${(millis * 1000).toFixed(0)} µs`
-  console.log(`@feeshare/client: analytics.lifetimeFees vs fetch + JSON.parse, same server, same run (node ${process.version})`)
+  console.log(
+    `@feeshare/client: analytics.lifetimeFees vs fetch + JSON.parse, same server, same run (node ${process.version})`
+  )
   console.log(row(["client transport", "metric", "fetch + JSON.parse", "client", "ratio", "target"]))
   console.log(row(["---", "---", "---", "---", "---", "---"]))
   for (const client of clients) {

@@ -67,9 +67,10 @@ const resolve = (options: Options): Effect.Effect<Call.Overrides, FeeShareError.
  * @since 0.1.0
  * @category combinators
  */
-export const withCallOptions = (options: Options) =>
-<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | FeeShareError.InvalidRequest, R> =>
-  Effect.flatMap(resolve(options), (overrides) => Effect.provideService(self, Call.CurrentOverrides, overrides))
+export const withCallOptions =
+  (options: Options) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | FeeShareError.InvalidRequest, R> =>
+    Effect.flatMap(resolve(options), (overrides) => Effect.provideService(self, Call.CurrentOverrides, overrides))
 
 /**
  * The overrides in force for the calls in scope (a `Context.Reference`; absent, the
@@ -89,7 +90,8 @@ export const CurrentOverrides = Call.CurrentOverrides
  */
 export const layer = (
   options: Options
-): Layer.Layer<Call.CurrentOverrides, FeeShareError.InvalidRequest> => Layer.effect(Call.CurrentOverrides, resolve(options))
+): Layer.Layer<Call.CurrentOverrides, FeeShareError.InvalidRequest> =>
+  Layer.effect(Call.CurrentOverrides, resolve(options))
 
 /**
  * A value with the answer it came in: the HTTP status, the response headers and the

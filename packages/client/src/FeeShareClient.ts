@@ -15,11 +15,11 @@ import { Config, Context, Duration, Effect, Layer, Option, Redacted, Subscriptio
 import type { ConfigError } from "effect/ConfigError"
 import type * as Scope from "effect/Scope"
 import * as AgentLogin from "./AgentLogin.js"
+import * as BudgetAccount from "./internal/budgetAccount.js"
 import * as Executor from "./internal/executor.js"
 import * as Operations from "./internal/operations.js"
 import type * as Settings from "./internal/settings.js"
 import * as Validate from "./internal/validate.js"
-import * as BudgetAccount from "./internal/budgetAccount.js"
 import * as Watchdog from "./internal/watchdog.js"
 import * as RateBudget from "./RateBudget.js"
 import * as RetryPolicy from "./RetryPolicy.js"
@@ -36,10 +36,11 @@ type Argument<A> = {} extends A ? [input?: A] : [input: A]
  * @since 0.1.0
  * @category models
  */
-export type Input<E extends HttpApiEndpoint.HttpApiEndpoint.Any> = [HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>] extends
-  [never] ? [HttpApiEndpoint.HttpApiEndpoint.Payload<E>] extends [never] ? []
-  : Argument<HttpApiEndpoint.HttpApiEndpoint.Payload<E>>
-  : Argument<HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>>
+export type Input<E extends HttpApiEndpoint.HttpApiEndpoint.Any> =
+  [HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>] extends [never] ?
+    [HttpApiEndpoint.HttpApiEndpoint.Payload<E>] extends [never] ? []
+    : Argument<HttpApiEndpoint.HttpApiEndpoint.Payload<E>>
+    : Argument<HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>>
 
 /**
  * One operation: validated input in, decoded payload out, the domain's failures as errors.
@@ -263,8 +264,12 @@ export const make = (
       if (!(marginMillis >= 0 && Number.isFinite(marginMillis))) {
         return yield* invalid("budget.margin", "must be a non-negative, finite duration")
       }
-      if (key !== undefined && !BudgetAccount.isBudgetName(key)) return yield* invalid("budget.key", BudgetAccount.budgetNameRule)
-      if (address !== undefined && !BudgetAccount.isBudgetName(address)) return yield* invalid("budget.address", BudgetAccount.budgetNameRule)
+      if (key !== undefined && !BudgetAccount.isBudgetName(key)) {
+        return yield* invalid("budget.key", BudgetAccount.budgetNameRule)
+      }
+      if (address !== undefined && !BudgetAccount.isBudgetName(address)) {
+        return yield* invalid("budget.address", BudgetAccount.budgetNameRule)
+      }
       const store = options.budget.store
       budgetOptions = Option.some({
         store: store === undefined ? RateBudget.memoryStore() : Effect.isEffect(store) ? yield* store : store,
@@ -275,7 +280,12 @@ export const make = (
       })
     }
     const budget: Settings.Budget | undefined = Option.isSome(budgetOptions)
-      ? { store: budgetOptions.value.store, limit: budgetOptions.value.limit, buckets: Effect.never, pending: undefined }
+      ? {
+        store: budgetOptions.value.store,
+        limit: budgetOptions.value.limit,
+        buckets: Effect.never,
+        pending: undefined
+      }
       : undefined
     const settings: Settings.Settings = {
       // one span per call is ours (named after the operation); the transport adds none. Each
@@ -299,8 +309,12 @@ export const make = (
       // auth/me, to name the account, is sent outside the budget; its answer's count corrects it
       const identify = Executor.make({ ...settings, budget: Option.none() })
       const me = operations.find((op) => op.operation === Api.operationName("identity", "me"))
-      const account = BudgetAccount.accountOf(budgetOptions.value, Option.isSome(settings.apiKey), (input) =>
-        me === undefined ? Effect.dieMessage("FeeShareClient: Api.Api has no identity.me") : identify(me)(input))
+      const account = BudgetAccount.accountOf(
+        budgetOptions.value,
+        Option.isSome(settings.apiKey),
+        (input) =>
+          me === undefined ? Effect.dieMessage("FeeShareClient: Api.Api has no identity.me") : identify(me)(input)
+      )
       budget.buckets = yield* BudgetAccount.bucketsOf(budgetOptions.value, account, budget, settings)
     }
     const groups: Record<string, Record<string, (input?: unknown) => unknown>> = {}

@@ -145,7 +145,9 @@ const sha = createHash("sha1").update(script).digest("hex")
 const nameOf = (url: string): string => {
   try {
     const parsed = new URL(url)
-    return `${parsed.protocol}//${parsed.hostname}${parsed.port === "" ? "" : `:${parsed.port}`}${parsed.pathname === "/" ? "" : parsed.pathname}`
+    return `${parsed.protocol}//${parsed.hostname}${parsed.port === "" ? "" : `:${parsed.port}`}${
+      parsed.pathname === "/" ? "" : parsed.pathname
+    }`
   } catch {
     return "redis (unparsable URL)"
   }
@@ -277,7 +279,9 @@ export const make = (options: Options): Effect.Effect<RateBudget.Store, never, S
           (reply) => {
             const wait = waitOf(reply)
             resume(
-              wait === undefined ? Effect.fail(failure("the script answered something unexpected")) : Effect.succeed(wait)
+              wait === undefined
+                ? Effect.fail(failure("the script answered something unexpected"))
+                : Effect.succeed(wait)
             )
           },
           (error: unknown) => resume(Effect.fail(failed(error)))

@@ -1,6 +1,6 @@
-import { FeeShareError, Signer } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { FeeShareError, Signer } from "@feeshare/domain"
 import { Effect, Redacted } from "effect"
 import * as F from "./fixtures.js"
 import { apiServer, json, makeClient, type Received, scripted, type Seen } from "./servers.js"
@@ -43,7 +43,11 @@ describe("agentAuth.login", () => {
     const received: Array<Received> = []
     return Effect.gen(function*() {
       const client = yield* makeClient()
-      const credential = yield* client.agentAuth.login({ signer: F.makeSigner().service, keyName: "ci", mfaCode: "123456" })
+      const credential = yield* client.agentAuth.login({
+        signer: F.makeSigner().service,
+        keyName: "ci",
+        mfaCode: "123456"
+      })
       assert.deepStrictEqual([Redacted.value(credential.apiKey), credential.keyId], ["fs-new-key", "key-2"])
       assert.deepStrictEqual(operations(received), ["agentAuth.init", "agentAuth.callback", "agentAuth.callback"])
       assert.deepStrictEqual(received[2]?.input, { authCode: "auth-code-1", mfaCode: "123456", keyName: "ci" })

@@ -5,12 +5,12 @@
  * limit); the requests are counted by a pass-through `fetch` (the real one underneath).
  */
 import { FetchHttpClient } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { assertInstanceOf } from "@effect/vitest/utils"
 import { FeeShareError, RateLimit } from "@feeshare/domain"
 import type * as Options from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
-import { assert, describe, it } from "@effect/vitest"
-import { assertInstanceOf } from "@effect/vitest/utils"
 import { Cause, Effect, Exit, Redacted } from "effect"
 import { CallOptions, FeeShareClient } from "../src/index.js"
 import { capturingLogger } from "./capture.js"
@@ -51,43 +51,57 @@ describe("CallOptions against the sandbox", () => {
       })))
 
   it.scopedLive("retry: a call's own attempts, fewer or more than the client's", () =>
-    withSandbox({ errorRates: { 503: 1 } }, { retry: { maxAttempts: 3, baseDelay: "1 millis" } }, (client, sent) =>
-      Effect.gen(function*() {
-        const once = yield* Effect.flip(
-          client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 1 } }))
-        )
-        assert.strictEqual(once._tag, "ServerError")
-        assert.strictEqual(sent(), 1)
-        yield* Effect.flip(client.analytics.pools())
-        assert.strictEqual(sent(), 4)
-        yield* Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 5 } })))
-        assert.strictEqual(sent(), 9)
-      })))
+    withSandbox(
+      { errorRates: { 503: 1 } },
+      { retry: { maxAttempts: 3, baseDelay: "1 millis" } },
+      (client, sent) =>
+        Effect.gen(function*() {
+          const once = yield* Effect.flip(
+            client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 1 } }))
+          )
+          assert.strictEqual(once._tag, "ServerError")
+          assert.strictEqual(sent(), 1)
+          yield* Effect.flip(client.analytics.pools())
+          assert.strictEqual(sent(), 4)
+          yield* Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 5 } })))
+          assert.strictEqual(sent(), 9)
+        })
+    ))
 
   it.scopedLive("layer: the same overrides for a whole program; a call's own withCallOptions wins", () =>
-    withSandbox({ errorRates: { 503: 1 } }, { retry: { maxAttempts: 3, baseDelay: "1 millis" } }, (client, sent) =>
-      Effect.gen(function*() {
-        yield* Effect.flip(client.analytics.pools())
-        assert.strictEqual(sent(), 3)
-        yield* Effect.flip(client.analytics.pools()).pipe(
-          Effect.zipRight(Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 2 } })))),
-          Effect.provide(CallOptions.layer({ retry: { maxAttempts: 1 } }))
-        )
-        assert.strictEqual(sent(), 6)
-      })))
+    withSandbox(
+      { errorRates: { 503: 1 } },
+      { retry: { maxAttempts: 3, baseDelay: "1 millis" } },
+      (client, sent) =>
+        Effect.gen(function*() {
+          yield* Effect.flip(client.analytics.pools())
+          assert.strictEqual(sent(), 3)
+          yield* Effect.flip(client.analytics.pools()).pipe(
+            Effect.zipRight(
+              Effect.flip(client.analytics.pools().pipe(CallOptions.withCallOptions({ retry: { maxAttempts: 2 } })))
+            ),
+            Effect.provide(CallOptions.layer({ retry: { maxAttempts: 1 } }))
+          )
+          assert.strictEqual(sent(), 6)
+        })
+    ))
 
   it.scopedLive("maxRateLimitWait: a call may wait for the reset where the client would refuse at once", () =>
-    withSandbox({ rateLimit: 1, rateWindowMillis: 1000 }, { maxRateLimitWait: 0 }, (client, sent) =>
-      Effect.gen(function*() {
-        yield* client.analytics.pools()
-        const refused = yield* Effect.flip(client.analytics.pools())
-        assertInstanceOf(refused, FeeShareError.RateLimited)
-        assert.include(refused.message, "nothing was sent")
-        assert.strictEqual(sent(), 1)
-        // the window resets within about two seconds (the reset is in whole seconds)
-        yield* client.analytics.pools().pipe(CallOptions.withCallOptions({ maxRateLimitWait: "5 seconds" }))
-        assert.strictEqual(sent(), 2)
-      })))
+    withSandbox(
+      { rateLimit: 1, rateWindowMillis: 1000 },
+      { maxRateLimitWait: 0 },
+      (client, sent) =>
+        Effect.gen(function*() {
+          yield* client.analytics.pools()
+          const refused = yield* Effect.flip(client.analytics.pools())
+          assertInstanceOf(refused, FeeShareError.RateLimited)
+          assert.include(refused.message, "nothing was sent")
+          assert.strictEqual(sent(), 1)
+          // the window resets within about two seconds (the reset is in whole seconds)
+          yield* client.analytics.pools().pipe(CallOptions.withCallOptions({ maxRateLimitWait: "5 seconds" }))
+          assert.strictEqual(sent(), 2)
+        })
+    ))
 
   it.scopedLive("bad overrides fail with InvalidRequest naming the field, and nothing is sent", () =>
     withSandbox({}, {}, (client, sent) =>
@@ -125,16 +139,20 @@ describe("CallOptions against the sandbox", () => {
       })))
 
   it.scopedLive("at Debug, each call logs its outcome in a log span with its annotations, never the key", () =>
-    withSandbox({ errorRates: { 500: 1 } }, { retry: { maxAttempts: 2, baseDelay: "1 millis" } }, (client, _sent, apiKey) =>
-      Effect.gen(function*() {
-        const { lines, provide } = capturingLogger()
-        yield* Effect.flip(provide(client.analytics.pools()))
-        const failed = lines.find((line) => line.includes("failed"))
-        assert.isDefined(failed)
-        assert.include(failed, "\"operation\":\"analytics.pools\"")
-        assert.include(failed, "\"failure\":\"ServerError\"")
-        assert.include(failed, "analytics.pools")
-        assert.isTrue(lines.some((line) => line.includes("retrying") && line.includes("delayMillis")))
-        for (const line of lines) assert.notInclude(line, apiKey)
-      })))
+    withSandbox(
+      { errorRates: { 500: 1 } },
+      { retry: { maxAttempts: 2, baseDelay: "1 millis" } },
+      (client, _sent, apiKey) =>
+        Effect.gen(function*() {
+          const { lines, provide } = capturingLogger()
+          yield* Effect.flip(provide(client.analytics.pools()))
+          const failed = lines.find((line) => line.includes("failed"))
+          assert.isDefined(failed)
+          assert.include(failed, "\"operation\":\"analytics.pools\"")
+          assert.include(failed, "\"failure\":\"ServerError\"")
+          assert.include(failed, "analytics.pools")
+          assert.isTrue(lines.some((line) => line.includes("retrying") && line.includes("delayMillis")))
+          for (const line of lines) assert.notInclude(line, apiKey)
+        })
+    ))
 })

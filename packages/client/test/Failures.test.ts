@@ -1,8 +1,8 @@
 import { FetchHttpClient, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { Deferred, Effect, Fiber, Option, Queue, Stream, SubscriptionRef, TestClock } from "effect"
 import { FeeShareClient } from "../src/index.js"
 import * as F from "./fixtures.js"
@@ -12,7 +12,9 @@ const once = { retry: { maxAttempts: 1 } }
 const lifetimeFees = (client: FeeShareClient.FeeShareClient.Service) =>
   Effect.flip(client.analytics.lifetimeFees({ tokenMint: F.tokenMint }))
 
-const headers = RateLimit.toHeaders(new RateLimit.RateLimitInfo({ limit: 5000, remaining: 4321, resetAt: 1_900_000_000 }))
+const headers = RateLimit.toHeaders(
+  new RateLimit.RateLimitInfo({ limit: 5000, remaining: 4321, resetAt: 1_900_000_000 })
+)
 
 describe("failure envelopes map to the domain's failures by status", () => {
   const cases = [
@@ -60,9 +62,15 @@ describe("failure envelopes map to the domain's failures by status", () => {
         [429, "Too many requests", 5000, 0, 4_000_000_000]
       )
       assert.strictEqual(seen.length, 1)
-    }).pipe(Effect.provide(scripted(seen, () =>
-      json({ success: false, error: "Too many requests", limit: 5000, remaining: 0, resetTime: 4_000_000_000 }, 429)
-    )))
+    }).pipe(
+      Effect.provide(
+        scripted(seen, () =>
+          json(
+            { success: false, error: "Too many requests", limit: 5000, remaining: 0, resetTime: 4_000_000_000 },
+            429
+          ))
+      )
+    )
   })
 
   it.scoped("EVM operations: the message in `response` (400 and 500), the 401 in `error`", () => {
@@ -76,14 +84,25 @@ describe("failure envelopes map to the domain's failures by status", () => {
       const client = yield* makeClient(once)
       const a = yield* Effect.flip(client.evm.claimablePositions({ owner: F.evmOwner }))
       assertInstanceOf(a, FeeShareError.BadRequest)
-      assert.deepStrictEqual([a.status, a.message, a.operation], [400, "owner must be an address", "evm.claimablePositions"])
+      assert.deepStrictEqual([a.status, a.message, a.operation], [
+        400,
+        "owner must be an address",
+        "evm.claimablePositions"
+      ])
       const b = yield* Effect.flip(client.evm.indexTokenStatus({ tokenAddresses: F.evmAddresses }))
       assertInstanceOf(b, FeeShareError.ServerError)
       assert.deepStrictEqual([b.status, b.message], [500, "indexer unavailable"])
       const c = yield* Effect.flip(client.evm.creationFee())
       assertInstanceOf(c, FeeShareError.Unauthorized)
       assert.strictEqual(c.message, "missing api key")
-    }).pipe(Effect.provide(scripted(seen, (_request, { n }) => answers[n - 1] ?? json({ success: false, error: "unexpected request" }, 500))))
+    }).pipe(
+      Effect.provide(
+        scripted(
+          seen,
+          (_request, { n }) => answers[n - 1] ?? json({ success: false, error: "unexpected request" }, 500)
+        )
+      )
+    )
   })
 
   it.scoped("an HTML error page is UnexpectedResponse with its status and the start of the page", () => {
@@ -213,8 +232,7 @@ describe("failure envelopes map to the domain's failures by status", () => {
   it.scoped("each attempt keeps its own deadline; a later request outlives an earlier one's timeout", () =>
     Effect.gen(function*() {
       const arrivals = yield* Queue.unbounded<number>()
-      const server = scripted([], (request, { n }) =>
-        Queue.offer(arrivals, n).pipe(Effect.zipRight(hang(request))))
+      const server = scripted([], (request, { n }) => Queue.offer(arrivals, n).pipe(Effect.zipRight(hang(request))))
       yield* Effect.gen(function*() {
         const client = yield* makeClient({ timeout: "5 seconds", ...once })
         const first = yield* Effect.fork(lifetimeFees(client))

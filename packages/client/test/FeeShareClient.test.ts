@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Api, EvmAddress, FeeShareError, Trade } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { Api, EvmAddress, FeeShareError, Trade } from "@feeshare/domain"
 import { ConfigProvider, Effect, Layer, Option, Redacted, Schema, SubscriptionRef } from "effect"
 import { FeeShareClient } from "../src/index.js"
 import * as F from "./fixtures.js"
@@ -220,7 +220,8 @@ describe("the client is derived from the Api", () => {
       const methods = Object.values(Api.Api.groups).flatMap((group) =>
         Object.values(group.endpoints).map((endpoint) => {
           const holder: unknown = group.identifier === "system" ? client : Reflect.get(client, group.identifier)
-          return typeof holder === "object" && holder !== null && typeof Reflect.get(holder, endpoint.name) === "function"
+          return typeof holder === "object" && holder !== null &&
+            typeof Reflect.get(holder, endpoint.name) === "function"
         })
       )
       assert.strictEqual(methods.length, 19)

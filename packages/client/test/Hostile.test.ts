@@ -4,9 +4,9 @@
 // fetch (FetchHttpClient).
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Api, FeeShareError } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { Api, FeeShareError } from "@feeshare/domain"
 import { Chunk, Deferred, Effect, Exit, Fiber, Layer, Redacted, TestClock } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -167,7 +167,11 @@ describe("response bodies are bounded", () => {
     Effect.gen(function*() {
       const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20))
       const server = yield* rawServer((_request, response) => {
-        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": bomb.length })
+        response.writeHead(200, {
+          "content-type": "application/json",
+          "content-encoding": "gzip",
+          "content-length": bomb.length
+        })
         response.end(bomb)
       })
       const error = yield* Effect.flip(lifetimeFees(yield* clientOf(server, { maxResponseBytes: 1024 * 1024 })))
@@ -202,7 +206,11 @@ describe("Retry-After and rate-limit resets", () => {
       const client = yield* clientOf(server, { onRateLimitWait: (wait) => Effect.sync(() => waits.push(wait)) })
       const fiber = yield* Effect.fork(lifetimeFees(client))
       yield* untilSleepingUntil(45_000)
-      assert.deepStrictEqual(waits, [{ operation: "analytics.lifetimeFees", waitMillis: 45_000, reason: "retry_after" }])
+      assert.deepStrictEqual(waits, [{
+        operation: "analytics.lifetimeFees",
+        waitMillis: 45_000,
+        reason: "retry_after"
+      }])
       yield* TestClock.adjust("44 seconds")
       assert.strictEqual(server.requests.length, 1)
       yield* TestClock.adjust("1 second")

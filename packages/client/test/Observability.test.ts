@@ -1,10 +1,10 @@
-import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { Cause, Effect, Exit, Inspectable, Redacted } from "effect"
 import { inspect } from "node:util"
-import * as F from "./fixtures.js"
 import { capturingLogger, recordingTracer } from "./capture.js"
+import * as F from "./fixtures.js"
 import { json, makeClient, raw, reset, scripted, type Seen, success } from "./servers.js"
 
 const headers = (remaining: number) =>
@@ -72,7 +72,10 @@ describe("the API key never leaks", () => {
         failures.push(yield* Effect.flip(client.analytics.lifetimeFees({ tokenMint: F.tokenMint })))
       }
       // retries with debug logs, and a call that gives up
-      const retrying = yield* makeClient({ apiKey: Redacted.make(secret), retry: { baseDelay: "1 millis", maxAttempts: 2 } })
+      const retrying = yield* makeClient({
+        apiKey: Redacted.make(secret),
+        retry: { baseDelay: "1 millis", maxAttempts: 2 }
+      })
       failures.push(yield* Effect.flip(retrying.analytics.pools()))
       failures.push(yield* Effect.flip(client.claims.positions({ wallet: secret })))
       // an untyped caller passing the key where a literal belongs: the rule quotes the value

@@ -1,6 +1,6 @@
-import { FeeShareError, PublicKey, RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { FeeShareError, PublicKey, RateLimit } from "@feeshare/domain"
 import { Chunk, Clock, Effect, Fiber, Queue, TestClock } from "effect"
 import type { FeeShareClient } from "../src/index.js"
 import * as F from "./fixtures.js"
@@ -90,7 +90,12 @@ describe("429 answers", () => {
         const error = yield* Fiber.join(fiber)
         assertInstanceOf(error, FeeShareError.RateLimited)
         assert.strictEqual(error.resetAt, 4)
-        assert.deepStrictEqual(seen.map((entry) => entry.at), [0, 2000])
+        assert.deepStrictEqual(
+          seen.map((entry) =>
+            entry.at
+          ),
+          [0, 2000]
+        )
       }).pipe(Effect.provide(server))
     }))
 
@@ -143,7 +148,9 @@ describe("a spent window (remaining 0)", () => {
         json(
           success("1"),
           200,
-          RateLimit.toHeaders(new RateLimit.RateLimitInfo({ limit: 100, remaining: entry.n === 1 ? 0 : 99, resetAt: 5 }))
+          RateLimit.toHeaders(
+            new RateLimit.RateLimitInfo({ limit: 100, remaining: entry.n === 1 ? 0 : 99, resetAt: 5 })
+          )
         ))
       yield* Effect.gen(function*() {
         const client = yield* makeClient()
@@ -198,7 +205,11 @@ describe("client-side budget", () => {
         for (const entry of seen) {
           assert.isAtMost(seen.filter((other) => other.at > entry.at - windowMillis && other.at <= entry.at).length, 10)
         }
-        assert.deepStrictEqual([0, 10_000, 20_000].map((at) => seen.filter((entry) => entry.at === at).length), [10, 10, 5])
+        assert.deepStrictEqual([0, 10_000, 20_000].map((at) => seen.filter((entry) => entry.at === at).length), [
+          10,
+          10,
+          5
+        ])
       }).pipe(Effect.provide(server))
     }))
 

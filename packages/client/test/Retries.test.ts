@@ -1,7 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
-import { Api, FeeShareError, PublicKey } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { Api, FeeShareError, PublicKey } from "@feeshare/domain"
 import { Chunk, Deferred, Duration, Effect, Exit, FastCheck, Fiber, Queue, Random, Schedule, TestClock } from "effect"
 import { RetryPolicy } from "../src/index.js"
 import * as F from "./fixtures.js"
@@ -52,8 +52,9 @@ describe("retries", () => {
         assert.isTrue(error._tag !== "InvalidRequest" && error.status === status)
       }
       assert.strictEqual(seen.length, statuses.length)
-    }).pipe(Effect.provide(scripted(seen, (_request, { n }) =>
-      json({ success: false, error: "no" }, statuses[n - 1] ?? 400))))
+    }).pipe(
+      Effect.provide(scripted(seen, (_request, { n }) => json({ success: false, error: "no" }, statuses[n - 1] ?? 400)))
+    )
   })
 
   it.scopedLive("a 429 that does not say when the window resets is retried with backoff", () => {
@@ -62,8 +63,14 @@ describe("retries", () => {
       const client = yield* makeClient(fast)
       assert.strictEqual(yield* client.analytics.lifetimeFees({ tokenMint: F.tokenMint }), 5n)
       assert.strictEqual(seen.length, 3)
-    }).pipe(Effect.provide(scripted(seen, (_request, { n }) =>
-      n < 3 ? json({ success: false, error: "Too many requests" }, 429) : json(success("5")))))
+    }).pipe(
+      Effect.provide(
+        scripted(
+          seen,
+          (_request, { n }) => n < 3 ? json({ success: false, error: "Too many requests" }, 429) : json(success("5"))
+        )
+      )
+    )
   })
 
   it.scopedLive("POST operations are retried too (they only build transactions)", () => {

@@ -11,7 +11,10 @@
  */
 import { HttpApiClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, layer } from "@effect/vitest"
+import { assertInstanceOf } from "@effect/vitest/utils"
 import { AgentAuth, type Claims, FeeShareError, PublicKey, RateLimit } from "@feeshare/domain"
+import type { Signer } from "@feeshare/domain"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
@@ -21,9 +24,6 @@ import * as Flows from "@feeshare/solana/Flows"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import type { Signer } from "@feeshare/domain"
-import { assert, describe, layer } from "@effect/vitest"
-import { assertInstanceOf } from "@effect/vitest/utils"
 import { Clock, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
 import { FeeShareClient } from "../src/index.js"
 
@@ -34,16 +34,20 @@ const clientWith = (apiKey?: Redacted.Redacted<string>) =>
   Effect.flatMap(SandboxInfo, (info) => FeeShareClient.make({ baseUrl: info.baseUrl, apiKey }))
 
 /** The sandbox-only set-up operations, typed from `SandboxApi`. */
-const setup = Effect.flatMap(SandboxInfo, (info) =>
-  Effect.map(HttpApiClient.make(SandboxApi.SandboxApi, { baseUrl: info.rootUrl }), (client) => client.sandbox))
+const setup = Effect.flatMap(
+  SandboxInfo,
+  (info) => Effect.map(HttpApiClient.make(SandboxApi.SandboxApi, { baseUrl: info.rootUrl }), (client) => client.sandbox)
+)
 
 /** Node's undici transport, for the test's lifetime (it outlives the clients built on it). */
 const undici = Effect.provide(NodeHttpClient.layerUndici)
 
 /** `Signers` (for `wallet`) and the sandbox's ledger as the `Chain`. */
 const onChain = (wallet: Signer.Signer.Service) =>
-  Layer.unwrapEffect(Effect.map(SandboxInfo, (info) =>
-    Layer.merge(Signers.layer(wallet), ChainRpc.layer(info.rpcUrl, { pollInterval: "5 millis" }))))
+  Layer.unwrapEffect(
+    Effect.map(SandboxInfo, (info) =>
+      Layer.merge(Signers.layer(wallet), ChainRpc.layer(info.rpcUrl, { pollInterval: "5 millis" })))
+  )
 
 const landed = { commitment: "processed" } as const
 
@@ -177,7 +181,9 @@ describe("FeeShareClient against the sandbox", () => {
 
             // claims: the claimers' shares and the partner's vault add up to the lifetime fees
             const share = (positions: ReadonlyArray<Claims.ClaimablePosition>) =>
-              BigInt(positions.find((position) => position.baseMint === token.mint)?.totalClaimableLamportsUserShare ?? 0)
+              BigInt(
+                positions.find((position) => position.baseMint === token.mint)?.totalClaimableLamportsUserShare ?? 0
+              )
             const creatorShare = share(yield* client.claims.positions({ wallet: creator.publicKey }))
             const claimerShare = share(yield* client.claims.positions({ wallet: claimer.publicKey }))
             const vaults = yield* client.claims.vaults({ wallet: partner.publicKey })

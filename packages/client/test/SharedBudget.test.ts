@@ -1,9 +1,9 @@
 // The client's side of a shared budget, against a recording store: the account named once from
 // auth/me, the buckets, the service's counts handed to the store, 429s shared, a store failure
 // typed as BudgetUnavailable with nothing sent.
-import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
+import { FeeShareError, RateLimit } from "@feeshare/domain"
 import { Effect, Fiber, Queue, Redacted, TestClock } from "effect"
 import { RateBudget } from "../src/index.js"
 import * as F from "./fixtures.js"

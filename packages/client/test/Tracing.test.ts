@@ -6,6 +6,7 @@
  */
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, layer } from "@effect/vitest"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
@@ -13,7 +14,6 @@ import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -46,7 +46,14 @@ interface OtlpBody {
 
 /** An OTLP/HTTP (JSON) trace receiver on localhost: every span it was sent, and every raw body. */
 const receiver = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly spans: Array<ReceivedSpan>; readonly bodies: Array<string>; readonly close: () => void }>(
+  Effect.async<
+    {
+      readonly url: string
+      readonly spans: Array<ReceivedSpan>
+      readonly bodies: Array<string>
+      readonly close: () => void
+    }
+  >(
     (resume) => {
       const spans: Array<ReceivedSpan> = []
       const bodies: Array<string> = []
@@ -90,7 +97,10 @@ const receiver = Effect.acquireRelease(
 )
 
 describe("tracing over OTLP/HTTP", () => {
-  layer(Sandbox.layer({ port: 0, slotMillis: 0, seed: "client-tracing" }), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
+  layer(Sandbox.layer({ port: 0, slotMillis: 0, seed: "client-tracing" }), {
+    excludeTestServices: true,
+    timeout: "60 seconds"
+  })((it) => {
     it.scoped("a claim plan's spans reach the collector as the documented tree, with no key in any attribute", () =>
       Effect.gen(function*() {
         const info = yield* SandboxInfo
@@ -103,7 +113,11 @@ describe("tracing over OTLP/HTTP", () => {
         // the exporter's layer in a scope of its own: closing it flushes what is left
         const tracing = yield* Scope.make()
         const tracer = yield* Layer.buildWithScope(
-          OtlpTracer.layer({ url: `${collector.url}/v1/traces`, resource: { serviceName: "feeshare-test" }, exportInterval: "100 millis" })
+          OtlpTracer.layer({
+            url: `${collector.url}/v1/traces`,
+            resource: { serviceName: "feeshare-test" },
+            exportInterval: "100 millis"
+          })
             .pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(NodeHttpClient.layerUndici)),
           tracing
         )
@@ -111,10 +125,20 @@ describe("tracing over OTLP/HTTP", () => {
           const client = yield* FeeShareClient.make({ baseUrl: info.baseUrl, apiKey: info.demoApiKey })
           const request = { feeClaimer: wallet.publicKey, tokenMint: token.mint, transactionFormat: "v1" as const }
           const plan = yield* client.claims.createPlan(request)
-          yield* PlanExecutor.execute(plan, { rebuild: () => client.claims.createPlan(request), format: "v1", commitment: "processed" })
+          yield* PlanExecutor.execute(plan, {
+            rebuild: () => client.claims.createPlan(request),
+            format: "v1",
+            commitment: "processed"
+          })
         }).pipe(
           Effect.withSpan("claim-demo-fees"),
-          Effect.provide(Layer.mergeAll(Signers.layer(wallet), ChainRpc.layer(info.rpcUrl, { pollInterval: "5 millis" }), NodeHttpClient.layerUndici)),
+          Effect.provide(
+            Layer.mergeAll(
+              Signers.layer(wallet),
+              ChainRpc.layer(info.rpcUrl, { pollInterval: "5 millis" }),
+              NodeHttpClient.layerUndici
+            )
+          ),
           Effect.provide(tracer)
         )
         yield* Scope.close(tracing, Exit.void)
@@ -127,7 +151,10 @@ describe("tracing over OTLP/HTTP", () => {
         const rootChildren = childrenOf(root!).map((s) => s.name)
         assert.includeMembers(rootChildren, ["claims.createPlan", "PlanExecutor.execute"])
         const [createPlan] = named("claims.createPlan")
-        assert.strictEqual(createPlan?.attributes["feeshare.operation"], JSON.stringify({ stringValue: "claims.createPlan" }))
+        assert.strictEqual(
+          createPlan?.attributes["feeshare.operation"],
+          JSON.stringify({ stringValue: "claims.createPlan" })
+        )
         assert.strictEqual(createPlan?.attributes["http.response.status_code"], JSON.stringify({ intValue: 200 }))
         const executor = named("PlanExecutor.execute")[0]!
         const underExecutor = (span: ReceivedSpan): boolean => {
@@ -159,4 +186,6 @@ describe("tracing over OTLP/HTTP", () => {
 
 /** The stage ids the executor signed (from the sign spans' `stage` attribute). */
 const plan = (spans: ReadonlyArray<ReceivedSpan>): ReadonlyArray<string> =>
-  spans.filter((s) => s.name === "WireTransaction.sign").map((s) => JSON.parse(s.attributes["stage"] ?? "{}").stringValue as string)
+  spans.filter((s) => s.name === "WireTransaction.sign").map((s) =>
+    JSON.parse(s.attributes["stage"] ?? "{}").stringValue as string
+  )

@@ -44,7 +44,11 @@ export const claimPlanRequest: Claims.ClaimPlanRequest = {
   tokenMint,
   source: { kind: "pool", protocol: "damm_v2", pool: key(8) },
   transactionFormat: "v1",
-  feeLimits: [{ asset: { mint: quoteMint, tokenProgram }, basisPoints: 250, maximumFeeRaw: 18_446_744_073_709_551_615n }]
+  feeLimits: [{
+    asset: { mint: quoteMint, tokenProgram },
+    basisPoints: 250,
+    maximumFeeRaw: 18_446_744_073_709_551_615n
+  }]
 }
 
 export const plan: Plan.TransactionPlan = {
@@ -192,7 +196,12 @@ export const indexStatuses: ReadonlyArray<Evm.IndexTokenStatus> = [
 
 export const evmOwner = "0x8617e340b3d01fa5f11f306f4090fd50e238070d"
 
-const evmQuote = { address: "0x4200000000000000000000000000000000000006", symbol: "WETH", decimals: 18, isNative: false }
+const evmQuote = {
+  address: "0x4200000000000000000000000000000000000006",
+  symbol: "WETH",
+  decimals: 18,
+  isNative: false
+}
 
 export const evmPositions: typeof Evm.EvmPositions.Type = {
   positions: [{
@@ -249,7 +258,13 @@ export const me: typeof Identity.Me.Type = {
     profile_views: 12,
     invites: 3,
     invited_by: null,
-    social_data: { verified: true, followers_count: 10, following_count: 2, created_at: "2020-05-01T00:00:00Z", url: null },
+    social_data: {
+      verified: true,
+      followers_count: 10,
+      following_count: 2,
+      created_at: "2020-05-01T00:00:00Z",
+      url: null
+    },
     points: 40,
     rank: 7,
     referral_count: 1

@@ -71,9 +71,15 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
         record("feeShare", "partnerClaim", payload).pipe(Effect.as(F.transactionEntries)))
       .handle("adminList", ({ urlParams }) =>
         record("feeShare", "adminList", urlParams).pipe(Effect.as(F.adminTokens))))
-  const Launch = HttpApiBuilder.group(Api.Api, "launch", (handlers) =>
-    handlers.handle("createTransaction", ({ payload }) =>
-      record("launch", "createTransaction", payload).pipe(Effect.as(F.base58Transaction))))
+  const Launch = HttpApiBuilder.group(
+    Api.Api,
+    "launch",
+    (handlers) =>
+      handlers.handle(
+        "createTransaction",
+        ({ payload }) => record("launch", "createTransaction", payload).pipe(Effect.as(F.base58Transaction))
+      )
+  )
   const Trade = HttpApiBuilder.group(Api.Api, "trade", (handlers) =>
     handlers
       .handle("quote", ({ urlParams }) => record("trade", "quote", urlParams).pipe(Effect.as(F.quote)))
@@ -91,9 +97,13 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
         record("evm", "indexTokenStatus", payload).pipe(Effect.as(F.indexStatuses)))
       .handle("claimablePositions", ({ urlParams }) =>
         record("evm", "claimablePositions", urlParams).pipe(Effect.as(F.evmPositions)))
-      .handle("creationFee", () => record("evm", "creationFee", undefined).pipe(Effect.as(F.creationFee))))
-  const Identity = HttpApiBuilder.group(Api.Api, "identity", (handlers) =>
-    handlers.handle("me", () => record("identity", "me", undefined).pipe(Effect.as(F.me))))
+      .handle("creationFee", () =>
+        record("evm", "creationFee", undefined).pipe(Effect.as(F.creationFee))))
+  const Identity = HttpApiBuilder.group(
+    Api.Api,
+    "identity",
+    (handlers) => handlers.handle("me", () => record("identity", "me", undefined).pipe(Effect.as(F.me)))
+  )
   const badRequest = (message: string) =>
     Effect.fail(new FeeShareError.BadRequest({ status: 400, message, operation: "" }))
   const AgentAuthLive = HttpApiBuilder.group(Api.Api, "agentAuth", (handlers) =>
@@ -123,8 +133,12 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
             : { apiKey: Redacted.make("fs-new-key"), keyId: "key-1", isSignup: true }
           return answer
         })))
-  const System = HttpApiBuilder.group(Api.Api, "system", (handlers) =>
-    handlers.handle("ping", () => record("system", "ping", undefined).pipe(Effect.as({ message: "pong" }))))
+  const System = HttpApiBuilder.group(
+    Api.Api,
+    "system",
+    (handlers) =>
+      handlers.handle("ping", () => record("system", "ping", undefined).pipe(Effect.as({ message: "pong" })))
+  )
 
   const Auth = Layer.succeed(Api.ApiKey, {
     apiKey: (key) =>
@@ -178,7 +192,10 @@ export interface Seen {
  */
 export const scripted = (
   seen: Array<Seen>,
-  respond: (request: HttpServerRequest.HttpServerRequest, seen: Seen) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  respond: (
+    request: HttpServerRequest.HttpServerRequest,
+    seen: Seen
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse>
 ) =>
   HttpRouter.empty.pipe(
     HttpRouter.all(

@@ -24,7 +24,9 @@ const median = (samples: ReadonlyArray<number>): number => {
 
 const root = await temporaryDirectory("feeshare-bench-")
 try {
-  const tarballs = await packAll(await mkdir(join(root, "tarballs"), { recursive: true }).then(() => join(root, "tarballs")))
+  const tarballs = await packAll(
+    await mkdir(join(root, "tarballs"), { recursive: true }).then(() => join(root, "tarballs"))
+  )
   const facade = join(root, "facade")
   const cli = join(root, "cli")
   await mkdir(facade)
@@ -46,10 +48,24 @@ try {
       name: "import feeshare + new FeeShare()",
       cwd: facade,
       command: process.execPath,
-      args: ["--input-type=module", "-e", "const { FeeShare } = await import('feeshare'); new FeeShare({ baseUrl: 'http://127.0.0.1:1/api/v1' })"]
+      args: [
+        "--input-type=module",
+        "-e",
+        "const { FeeShare } = await import('feeshare'); new FeeShare({ baseUrl: 'http://127.0.0.1:1/api/v1' })"
+      ]
     },
-    { name: "feeshare --help (installed bin)", cwd: cli, command: join(cli, "node_modules", ".bin", "feeshare"), args: ["--help"] },
-    { name: "feeshare --version (installed bin)", cwd: cli, command: join(cli, "node_modules", ".bin", "feeshare"), args: ["--version"] }
+    {
+      name: "feeshare --help (installed bin)",
+      cwd: cli,
+      command: join(cli, "node_modules", ".bin", "feeshare"),
+      args: ["--help"]
+    },
+    {
+      name: "feeshare --version (installed bin)",
+      cwd: cli,
+      command: join(cli, "node_modules", ".bin", "feeshare"),
+      args: ["--version"]
+    }
   ]
   const times = cases.map(() => [] as Array<number>)
   for (let i = 0; i < spawns; i++) {
@@ -71,13 +87,19 @@ try {
     console.log(`${c.name.padEnd(40)} ${m.toFixed(0).padStart(10)} ${(m / baseline).toFixed(2).padStart(6)}x`)
   })
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`
-  console.log(`installed size: feeshare ${mb(await diskUsage(join(facade, "node_modules", "feeshare")))}` +
-    ` (its project's node_modules ${mb(await diskUsage(join(facade, "node_modules")))});` +
-    ` @feeshare/cli with its dependencies ${mb(await diskUsage(join(cli, "node_modules")))};` +
-    ` an Effect application with domain, client, solana and their peers ${mb(await diskUsage(join(effect, "node_modules")))}`)
-  console.log(`browser bundle of a page using FeeShare: ${(browser.bytes / 1000).toFixed(0)} kB minified, ${
-    (browser.gzipped / 1000).toFixed(0)
-  } kB gzipped`)
+  console.log(
+    `installed size: feeshare ${mb(await diskUsage(join(facade, "node_modules", "feeshare")))}` +
+      ` (its project's node_modules ${mb(await diskUsage(join(facade, "node_modules")))});` +
+      ` @feeshare/cli with its dependencies ${mb(await diskUsage(join(cli, "node_modules")))};` +
+      ` an Effect application with domain, client, solana and their peers ${
+        mb(await diskUsage(join(effect, "node_modules")))
+      }`
+  )
+  console.log(
+    `browser bundle of a page using FeeShare: ${(browser.bytes / 1000).toFixed(0)} kB minified, ${
+      (browser.gzipped / 1000).toFixed(0)
+    } kB gzipped`
+  )
 } finally {
   await remove(root)
 }

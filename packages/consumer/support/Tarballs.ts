@@ -45,7 +45,9 @@ export const runOk = async (
 }
 
 /** The workspace folders (under packages/) of the packages that are published. */
-export const publishedPackages = async (): Promise<ReadonlyArray<{ readonly folder: string; readonly name: string }>> => {
+export const publishedPackages = async (): Promise<
+  ReadonlyArray<{ readonly folder: string; readonly name: string }>
+> => {
   const folders = await readdir(join(workspace, "packages"))
   const found: Array<{ folder: string; name: string }> = []
   for (const folder of folders.sort()) {

@@ -54,7 +54,14 @@ const tarball = (name: string): string => {
 /** `feeshare sandbox --json` from the installed CLI, until its first line (the URLs). */
 const startSandbox = (cwd: string): Promise<typeof sandbox> =>
   new Promise((resolve, reject) => {
-    const child = spawn(join(cwd, "node_modules", ".bin", "feeshare"), ["sandbox", "--json", "--port", "0", "--slot-millis", "50"], {
+    const child = spawn(join(cwd, "node_modules", ".bin", "feeshare"), [
+      "sandbox",
+      "--json",
+      "--port",
+      "0",
+      "--slot-millis",
+      "50"
+    ], {
       cwd,
       stdio: ["ignore", "pipe", "inherit"]
     })
@@ -67,7 +74,8 @@ const startSandbox = (cwd: string): Promise<typeof sandbox> =>
         resolve({ ...info, stop: () => child.kill("SIGINT") })
       }
     })
-    child.on("exit", (code) => reject(new Error(`the installed sandbox exited (${code}) before printing its URLs: ${output}`)))
+    child.on("exit", (code) =>
+      reject(new Error(`the installed sandbox exited (${code}) before printing its URLs: ${output}`)))
   })
 
 beforeAll(async () => {
@@ -133,7 +141,9 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
   })
 
   it("plain node ESM: logs in, reads pools and executes a claim plan on a sandbox started from the installed CLI", async () => {
-    const { stdout } = await runOk("node", ["claim.mjs", sandbox.rootUrl, sandbox.baseUrl, sandbox.rpcUrl], { cwd: facade })
+    const { stdout } = await runOk("node", ["claim.mjs", sandbox.rootUrl, sandbox.baseUrl, sandbox.rpcUrl], {
+      cwd: facade
+    })
     const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "")
     expect(result.signup).toBe(true)
     expect(result.keyPrinted).toBe("<redacted>")
@@ -206,7 +216,10 @@ describe("the README's examples, as written, from the installed packages", () =>
     const [, code] = await blocks("js")
     expect(code).toContain("from \"feeshare\"")
     await writeFile(join(facade, "promise.mjs"), code ?? "")
-    const { stdout } = await runOk("node", ["promise.mjs"], { cwd: facade, env: { FEESHARE_API_KEY: sandbox.demoApiKey } })
+    const { stdout } = await runOk("node", ["promise.mjs"], {
+      cwd: facade,
+      env: { FEESHARE_API_KEY: sandbox.demoApiKey }
+    })
     const lines = stdout.trim().split("\n")
     expect(lines[0]).toMatch(/pong/)
     expect(lines[1]).toMatch(/^\d+ pools;/)
@@ -215,13 +228,19 @@ describe("the README's examples, as written, from the installed packages", () =>
 
   it("CLI: every npx @feeshare/cli line, through the installed bin", async () => {
     const block = (await blocks("sh")).find((b) => b.includes("npx @feeshare/cli limits"))
-    const lines = (block ?? "").split("\n").map((line) => line.trim()).filter((line) => line.startsWith("npx @feeshare/cli "))
+    const lines = (block ?? "").split("\n").map((line) => line.trim()).filter((line) =>
+      line.startsWith("npx @feeshare/cli ")
+    )
     expect(lines.length).toBeGreaterThanOrEqual(3)
     for (const line of lines) {
       const args = line.slice("npx @feeshare/cli ".length).split(/\s+/)
       const outcome = await run(join(cli, "node_modules", ".bin", "feeshare"), args, {
         cwd: cli,
-        env: { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_CONFIG_DIR: join(cli, "config") }
+        env: {
+          FEESHARE_BASE_URL: sandbox.baseUrl,
+          FEESHARE_API_KEY: sandbox.demoApiKey,
+          FEESHARE_CONFIG_DIR: join(cli, "config")
+        }
       })
       expect(`${line}: ${outcome.code} ${outcome.stderr}`).toBe(`${line}: 0 `)
       expect(outcome.stdout.trim()).not.toBe("")
@@ -232,16 +251,24 @@ describe("the README's examples, as written, from the installed packages", () =>
 describe("@feeshare/cli as npx gets it", () => {
   it("feeshare mcp from the installed bin: the official MCP client lists the tools and reads through it", async () => {
     const client = new Client({ name: "feeshare-consumer", version: "0.0.0" })
-    await client.connect(new StdioClientTransport({
-      command: join(cli, "node_modules", ".bin", "feeshare"),
-      args: ["mcp", "--read-only"],
-      cwd: cli,
-      env: { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_RPC_URL: sandbox.rpcUrl },
-      stderr: "pipe"
-    }))
+    await client.connect(
+      new StdioClientTransport({
+        command: join(cli, "node_modules", ".bin", "feeshare"),
+        args: ["mcp", "--read-only"],
+        cwd: cli,
+        env: {
+          FEESHARE_BASE_URL: sandbox.baseUrl,
+          FEESHARE_API_KEY: sandbox.demoApiKey,
+          FEESHARE_RPC_URL: sandbox.rpcUrl
+        },
+        stderr: "pipe"
+      })
+    )
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["positions", "quote", "me", "prepare_claim", "execute"]))
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(["positions", "quote", "me", "prepare_claim", "execute"])
+      )
       const me = await client.callTool({ name: "me", arguments: {} })
       expect(me.isError).toBe(false)
       const write = await client.callTool({ name: "prepare_partner_claim", arguments: {} })
@@ -259,11 +286,21 @@ describe("@feeshare/cli as npx gets it", () => {
 
   it("npm exec --package=<tarball> -- feeshare --version, in a directory with nothing installed", async () => {
     const empty = await temporaryDirectory("feeshare-npx-")
-    const { stdout } = await runOk("npm", ["exec", "--yes", "--prefer-offline", `--package=${tarball("@feeshare/cli")}`, "--", "feeshare", "--version"], {
+    const { stdout } = await runOk("npm", [
+      "exec",
+      "--yes",
+      "--prefer-offline",
+      `--package=${tarball("@feeshare/cli")}`,
+      "--",
+      "feeshare",
+      "--version"
+    ], {
       cwd: empty
     })
     await remove(empty)
-    expect(stdout.trim()).toBe(JSON.parse(await readFile(join(cli, "node_modules", "@feeshare", "cli", "package.json"), "utf8")).version)
+    expect(stdout.trim()).toBe(
+      JSON.parse(await readFile(join(cli, "node_modules", "@feeshare", "cli", "package.json"), "utf8")).version
+    )
   })
 
   it("--redis-url loads ioredis (a dependency) from the installed package: Redis unreachable is exit 7", async () => {
@@ -283,12 +320,22 @@ describe("@feeshare/cli as npx gets it", () => {
     if (seeded === null) return
     const dir = await temporaryDirectory("feeshare-keeper-consumer-")
     const config = join(dir, "keeper.json")
-    await writeFile(config, JSON.stringify({ wallets: [{ keypair: seeded.demoKeypair }], database: join(dir, "keeper.db") }))
-    const env = { FEESHARE_BASE_URL: sandbox.baseUrl, FEESHARE_API_KEY: sandbox.demoApiKey, FEESHARE_RPC_URL: sandbox.rpcUrl }
+    await writeFile(
+      config,
+      JSON.stringify({ wallets: [{ keypair: seeded.demoKeypair }], database: join(dir, "keeper.db") })
+    )
+    const env = {
+      FEESHARE_BASE_URL: sandbox.baseUrl,
+      FEESHARE_API_KEY: sandbox.demoApiKey,
+      FEESHARE_RPC_URL: sandbox.rpcUrl
+    }
     const bin = join(cli, "node_modules", ".bin", "feeshare")
     const once = await run(bin, ["keeper", "once", "--config", config, "--json"], { cwd: cli, env })
     expect(once.code, once.stderr).toBe(0)
-    const positions = await run(bin, ["claims", "positions", "--wallet", seeded.demoWallet, "--json"], { cwd: cli, env })
+    const positions = await run(bin, ["claims", "positions", "--wallet", seeded.demoWallet, "--json"], {
+      cwd: cli,
+      env
+    })
     expect(JSON.parse(positions.stdout)).toEqual([])
     const status = await run(bin, ["keeper", "status", "--config", config, "--json"], { cwd: cli, env })
     expect(status.code, status.stderr).toBe(0)
@@ -329,7 +376,9 @@ describe("an Effect application with its own effect", () => {
   })
 
   it("the sandbox has its own bin: feeshare-sandbox --help", async () => {
-    const { stdout } = await runOk(join(effect, "node_modules", ".bin", "feeshare-sandbox"), ["--help"], { cwd: effect })
+    const { stdout } = await runOk(join(effect, "node_modules", ".bin", "feeshare-sandbox"), ["--help"], {
+      cwd: effect
+    })
     expect(stdout).toContain("--port")
   })
 })

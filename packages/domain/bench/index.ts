@@ -65,7 +65,12 @@ const position = (i: number) => ({
   claimerIndex: i % 7,
   userBps: 10_000,
   ...(i % 5 === 0
-    ? { customFeeVault: key(i + 8), customFeeVaultClaimerA: key(9), customFeeVaultClaimerB: key(10), customFeeVaultClaimerSide: "A" }
+    ? {
+      customFeeVault: key(i + 8),
+      customFeeVaultClaimerA: key(9),
+      customFeeVaultClaimerB: key(10),
+      customFeeVaultClaimerSide: "A"
+    }
     : {})
 })
 
@@ -122,5 +127,9 @@ for (const c of cases) {
     `${(effect / parse).toFixed(2)}×`
   ]))
 }
-console.log(`@feeshare/domain (node ${process.version}, ${process.arch}; medians of ${cases[0]?.rounds} alternating rounds after warm-up)`)
+console.log(
+  `@feeshare/domain (node ${process.version}, ${process.arch}; medians of ${
+    cases[0]?.rounds
+  } alternating rounds after warm-up)`
+)
 console.log(lines.join("\n"))

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Either, ParseResult, Schema } from "effect"
-import { fromStatus, type ApiFailure, UnexpectedResponse } from "./FeeShareError.js"
+import { type ApiFailure, fromStatus, UnexpectedResponse } from "./FeeShareError.js"
 import * as FastDecode from "./internal/fastDecode.js"
 import type { RateLimitInfo } from "./RateLimit.js"
 

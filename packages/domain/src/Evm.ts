@@ -102,7 +102,9 @@ export const EvmToken = Schema.Struct({
   name: Schema.String,
   symbol: Schema.String,
   metadataURI: Schema.String,
-  metadata: Schema.NullOr(Schema.Struct({ image: Schema.NullOr(Schema.String), description: Schema.NullOr(Schema.String) })),
+  metadata: Schema.NullOr(
+    Schema.Struct({ image: Schema.NullOr(Schema.String), description: Schema.NullOr(Schema.String) })
+  ),
   curve: Schema.String,
   feeShare: Schema.String,
   poolId: Schema.String,
@@ -168,4 +170,3 @@ export const EvmPositions = Schema.Struct({
  * @category resources
  */
 export const CreationFee = Schema.Struct({ creationFeeWei: BigUint }).annotations({ identifier: "CreationFee" })
-

@@ -245,7 +245,9 @@ export const FailureBody = Schema.Struct({
 type MessageError = BadRequest | Unauthorized | Forbidden | NotFound | ServerError
 
 const wire = <E extends MessageError>(
-  self: Schema.Schema<E, Schema.Struct.Encoded<typeof fields> & { readonly _tag: E["_tag"] }> & { readonly _tag: E["_tag"] },
+  self: Schema.Schema<E, Schema.Struct.Encoded<typeof fields> & { readonly _tag: E["_tag"] }> & {
+    readonly _tag: E["_tag"]
+  },
   status: number
 ) =>
   Schema.transform(FailureBody, self, {

@@ -89,11 +89,15 @@ const focus = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue => {
       if (SchemaAST.isUnion(issue.ast) && Option.isNone(SchemaAST.getMessageAnnotation(issue.ast))) {
         if (issues.every((member) => member._tag === "Type")) return new ParseResult.Type(issue.ast, issue.actual)
         const chosen = issues.find((member) => isInformative(member, true)) ??
-          issues.reduce((best, member) => shapeMatch(member, issue.actual) > shapeMatch(best, issue.actual) ? member : best)
+          issues.reduce((best, member) =>
+            shapeMatch(member, issue.actual) > shapeMatch(best, issue.actual) ? member : best
+          )
         if (chosen !== undefined) return focus(chosen)
       }
       const [first, ...rest] = issues.map(focus)
-      return first === undefined ? issue : new ParseResult.Composite(issue.ast, issue.actual, [first, ...rest], issue.output)
+      return first === undefined
+        ? issue
+        : new ParseResult.Composite(issue.ast, issue.actual, [first, ...rest], issue.output)
     }
     default:
       return issue

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Redacted, Schema } from "effect"
 import { AgentAuth, Envelope, PublicKey } from "../src/index.js"
-import { assertInvalid, assertValid } from "./assertions.js"
 import { notPublicKey, publicKey } from "./arbitraries.js"
+import { assertInvalid, assertValid } from "./assertions.js"
 import { endpoint } from "./endpoints.js"
 
 const text = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0)
@@ -18,7 +18,12 @@ const context = { status: 200, operation: "agentAuth.callback" }
 describe("AgentAuth requests", () => {
   it.prop("init takes a public key", [publicKey, notPublicKey], ([address, bad]) => {
     assertValid(AgentAuth.InitRequest, { address })
-    assertInvalid(AgentAuth.InitRequest, { encoded: { address: bad }, type: { address: bad } }, "address", PublicKey.rule)
+    assertInvalid(
+      AgentAuth.InitRequest,
+      { encoded: { address: bad }, type: { address: bad } },
+      "address",
+      PublicKey.rule
+    )
   })
 
   it.prop("both callback payloads are accepted as they are", [fc.oneof(signaturePayload, mfaPayload)], ([payload]) => {
@@ -31,10 +36,30 @@ describe("AgentAuth requests", () => {
     notPublicKey,
     blank
   ], ([payload, badSignature, badAddress, empty]) => {
-    assertInvalid(AgentAuth.CallbackRequest, { encoded: { ...payload, signature: badSignature }, type: { ...payload, signature: badSignature } }, "signature", "must be a base58 signature of 64 bytes")
-    assertInvalid(AgentAuth.CallbackRequest, { encoded: { ...payload, address: badAddress } }, "address", PublicKey.rule)
-    assertInvalid(AgentAuth.CallbackRequest, { encoded: { ...payload, nonce: empty } }, "nonce", "must be a non-empty string")
-    assertInvalid(AgentAuth.CallbackRequest, { encoded: { ...payload, keyName: empty } }, "keyName", "must be a non-empty string")
+    assertInvalid(
+      AgentAuth.CallbackRequest,
+      { encoded: { ...payload, signature: badSignature }, type: { ...payload, signature: badSignature } },
+      "signature",
+      "must be a base58 signature of 64 bytes"
+    )
+    assertInvalid(
+      AgentAuth.CallbackRequest,
+      { encoded: { ...payload, address: badAddress } },
+      "address",
+      PublicKey.rule
+    )
+    assertInvalid(
+      AgentAuth.CallbackRequest,
+      { encoded: { ...payload, nonce: empty } },
+      "nonce",
+      "must be a non-empty string"
+    )
+    assertInvalid(
+      AgentAuth.CallbackRequest,
+      { encoded: { ...payload, keyName: empty } },
+      "keyName",
+      "must be a non-empty string"
+    )
   })
 
   it.prop("an MFA payload with a blank field is rejected at that field (not as a signature payload)", [
@@ -56,7 +81,12 @@ describe("AgentAuth requests", () => {
 
   it("a payload of neither shape is reported against the first shape", () => {
     assertInvalid(AgentAuth.CallbackRequest, { encoded: { keyName: "k" } }, "signature", "is missing")
-    assertInvalid(AgentAuth.CallbackRequest, { encoded: "callback" }, "", 'Expected CallbackRequest, actual "callback"')
+    assertInvalid(
+      AgentAuth.CallbackRequest,
+      { encoded: "callback" },
+      "",
+      "Expected CallbackRequest, actual \"callback\""
+    )
   })
 })
 
@@ -88,16 +118,34 @@ describe("AgentAuth answers", () => {
   })
 
   it("an answer that is neither is an UnexpectedResponse", () => {
-    for (const response of [{ mfaRequired: false, mfaMethod: "totp", authCode: "a" }, { keyId: "k", isSignup: true }, "key"]) {
+    for (
+      const response of [
+        { mfaRequired: false, mfaMethod: "totp", authCode: "a" },
+        { keyId: "k", isSignup: true },
+        "key"
+      ]
+    ) {
       const result = Envelope.decode(callbackSchema, JSON.stringify({ success: true, response }), context)
       assert.isTrue(Either.isLeft(result) && result.left._tag === "UnexpectedResponse")
     }
   })
 
-  it.prop("the challenge message must be base58", [fc.uint8Array({ minLength: 1, maxLength: 64 }), text], ([bytes, nonce]) => {
-    const ok = Envelope.decode(initSchema, JSON.stringify({ success: true, response: { message: PublicKey.base58.encode(bytes), nonce } }), context)
-    assert.isTrue(Either.isRight(ok))
-    const bad = Envelope.decode(initSchema, JSON.stringify({ success: true, response: { message: "0OIl", nonce } }), context)
-    assert.isTrue(Either.isLeft(bad))
-  })
+  it.prop(
+    "the challenge message must be base58",
+    [fc.uint8Array({ minLength: 1, maxLength: 64 }), text],
+    ([bytes, nonce]) => {
+      const ok = Envelope.decode(
+        initSchema,
+        JSON.stringify({ success: true, response: { message: PublicKey.base58.encode(bytes), nonce } }),
+        context
+      )
+      assert.isTrue(Either.isRight(ok))
+      const bad = Envelope.decode(
+        initSchema,
+        JSON.stringify({ success: true, response: { message: "0OIl", nonce } }),
+        context
+      )
+      assert.isTrue(Either.isLeft(bad))
+    }
+  )
 })

@@ -20,14 +20,22 @@ describe("Api", () => {
   it("every group except agentAuth and system carries the ApiKey middleware", () => {
     for (const group of groups) {
       const secured = group.identifier !== "agentAuth" && group.identifier !== "system"
-      assert.deepStrictEqual([...group.middlewares].map((m) => m.key), secured ? [Api.ApiKey.key] : [], group.identifier)
+      assert.deepStrictEqual(
+        [...group.middlewares].map((m) => m.key),
+        secured ? [Api.ApiKey.key] : [],
+        group.identifier
+      )
     }
     assert.strictEqual(Api.Api.middlewares.size, 0, "no API-wide middleware")
   })
 
   it("paths sit under the base path except ping, and method + path are unique", () => {
     for (const { endpoint, group } of endpoints) {
-      assert.strictEqual(endpoint.path.startsWith(`${Api.basePath}/`), Api.isUnderBaseUrl(group.identifier), endpoint.path)
+      assert.strictEqual(
+        endpoint.path.startsWith(`${Api.basePath}/`),
+        Api.isUnderBaseUrl(group.identifier),
+        endpoint.path
+      )
     }
     const routes = endpoints.map(({ endpoint }) => `${endpoint.method} ${endpoint.path}`)
     assert.strictEqual(new Set(routes).size, 19)

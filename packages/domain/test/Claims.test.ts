@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck as fc, Schema } from "effect"
 import { BasisPoints, Claims, PublicKey, RawAmount, Validation } from "../src/index.js"
-import { assertInvalid, assertValid } from "./assertions.js"
 import { decodeFailure, notPublicKey, publicKey, u64 } from "./arbitraries.js"
+import { assertInvalid, assertValid } from "./assertions.js"
 
 type Encoded = typeof Claims.ClaimPlanRequest.Encoded
 
@@ -17,7 +17,11 @@ const feeLimit = fc.record({
 const source: fc.Arbitrary<typeof Claims.ClaimSource.Encoded> = fc.oneof(
   fc.constant({ kind: "position" as const }),
   fc.constant({ kind: "pair" as const }),
-  fc.record({ kind: fc.constant("pool" as const), protocol: fc.constantFrom("dbc" as const, "damm_v2" as const), pool: publicKey }),
+  fc.record({
+    kind: fc.constant("pool" as const),
+    protocol: fc.constantFrom("dbc" as const, "damm_v2" as const),
+    pool: publicKey
+  }),
   fc.record({ kind: fc.constant("holding" as const), authority: publicKey })
 )
 
@@ -33,7 +37,10 @@ const validRequest: fc.Arbitrary<Encoded> = fc.record({
   feeLimits: optionalNullable(fc.array(feeLimit, { maxLength: 4 })),
   additionalLookupTables: optionalNullable(fc.array(publicKey, { maxLength: 8 }))
 }).map((request) => {
-  const out: { -readonly [K in keyof Encoded]: Encoded[K] } = { feeClaimer: request.feeClaimer, tokenMint: request.tokenMint }
+  const out: { -readonly [K in keyof Encoded]: Encoded[K] } = {
+    feeClaimer: request.feeClaimer,
+    tokenMint: request.tokenMint
+  }
   if (request.quoteMint !== undefined) out.quoteMint = request.quoteMint
   if (request.source !== undefined) out.source = request.source
   if (request.transactionFormat !== undefined) out.transactionFormat = request.transactionFormat
@@ -55,15 +62,19 @@ describe("Claims.ClaimPlanRequest", () => {
     )
   })
 
-  it.prop("feeClaimer and tokenMint are required and must be public keys", [validRequest, notPublicKey], ([request, bad]) => {
-    const { feeClaimer: _, ...noClaimer } = request
-    const { tokenMint: __, ...noMint } = request
-    invalid(noClaimer, "feeClaimer", "is missing")
-    invalid(noMint, "tokenMint", "is missing")
-    invalid({ ...request, feeClaimer: bad }, "feeClaimer", PublicKey.rule)
-    invalid({ ...request, tokenMint: bad }, "tokenMint", PublicKey.rule)
-    invalid({ ...request, quoteMint: bad }, "quoteMint", PublicKey.rule)
-  })
+  it.prop(
+    "feeClaimer and tokenMint are required and must be public keys",
+    [validRequest, notPublicKey],
+    ([request, bad]) => {
+      const { feeClaimer: _, ...noClaimer } = request
+      const { tokenMint: __, ...noMint } = request
+      invalid(noClaimer, "feeClaimer", "is missing")
+      invalid(noMint, "tokenMint", "is missing")
+      invalid({ ...request, feeClaimer: bad }, "feeClaimer", PublicKey.rule)
+      invalid({ ...request, tokenMint: bad }, "tokenMint", PublicKey.rule)
+      invalid({ ...request, quoteMint: bad }, "quoteMint", PublicKey.rule)
+    }
+  )
 
   it.prop("more than 4 fee limits, or more than 8 lookup tables, is rejected", [
     validRequest,
@@ -76,7 +87,9 @@ describe("Claims.ClaimPlanRequest", () => {
 
   it.prop("a broken fee limit names its index and field", [
     validRequest,
-    fc.array(feeLimit, { minLength: 1, maxLength: 4 }).chain((limits) => fc.tuple(fc.constant(limits), fc.nat(limits.length - 1))),
+    fc.array(feeLimit, { minLength: 1, maxLength: 4 }).chain((limits) =>
+      fc.tuple(fc.constant(limits), fc.nat(limits.length - 1))
+    ),
     fc.oneof(fc.integer({ min: 10_001 }), fc.integer({ max: -1 }), fc.constant(1.5)),
     fc.constantFrom("-1", "1.0", "18446744073709551616", "01", "1e3", "+1", " 1"),
     notPublicKey
@@ -84,26 +97,47 @@ describe("Claims.ClaimPlanRequest", () => {
     const at = (patch: Partial<typeof limits[number]>) => limits.map((l, j) => (j === i ? { ...l, ...patch } : l))
     invalid({ ...request, feeLimits: at({ basisPoints: bps }) }, `feeLimits[${i}].basisPoints`, BasisPoints.rule)
     invalid({ ...request, feeLimits: at({ maximumFeeRaw: raw }) }, `feeLimits[${i}].maximumFeeRaw`, RawAmount.rule)
-    invalid({ ...request, feeLimits: at({ asset: { mint: key, tokenProgram: limits[i]!.asset.tokenProgram } }) }, `feeLimits[${i}].asset.mint`, PublicKey.rule)
-    invalid({ ...request, feeLimits: at({ asset: { mint: limits[i]!.asset.mint, tokenProgram: key } }) }, `feeLimits[${i}].asset.tokenProgram`, PublicKey.rule)
+    invalid(
+      { ...request, feeLimits: at({ asset: { mint: key, tokenProgram: limits[i]!.asset.tokenProgram } }) },
+      `feeLimits[${i}].asset.mint`,
+      PublicKey.rule
+    )
+    invalid(
+      { ...request, feeLimits: at({ asset: { mint: limits[i]!.asset.mint, tokenProgram: key } }) },
+      `feeLimits[${i}].asset.tokenProgram`,
+      PublicKey.rule
+    )
   })
 
-  it.prop("a source variant without its fields, or with a bad key, is rejected", [validRequest, notPublicKey], ([request, bad]) => {
-    invalid({ ...request, source: { kind: "pool", pool: request.tokenMint } }, "source.protocol", "is missing")
-    invalid({ ...request, source: { kind: "pool", protocol: "dbc" } }, "source.pool", "is missing")
-    invalid({ ...request, source: { kind: "pool", protocol: "dbc", pool: bad } }, "source.pool", PublicKey.rule)
-    invalid({ ...request, source: { kind: "holding" } }, "source.authority", "is missing")
-    invalid({ ...request, source: { kind: "holding", authority: bad } }, "source.authority", PublicKey.rule)
-  })
+  it.prop(
+    "a source variant without its fields, or with a bad key, is rejected",
+    [validRequest, notPublicKey],
+    ([request, bad]) => {
+      invalid({ ...request, source: { kind: "pool", pool: request.tokenMint } }, "source.protocol", "is missing")
+      invalid({ ...request, source: { kind: "pool", protocol: "dbc" } }, "source.pool", "is missing")
+      invalid({ ...request, source: { kind: "pool", protocol: "dbc", pool: bad } }, "source.pool", PublicKey.rule)
+      invalid({ ...request, source: { kind: "holding" } }, "source.authority", "is missing")
+      invalid({ ...request, source: { kind: "holding", authority: bad } }, "source.authority", PublicKey.rule)
+    }
+  )
 
   it("an unknown source kind, pool protocol or transaction format is rejected at its field", () => {
     const base = { feeClaimer: "11111111111111111111111111111111", tokenMint: "11111111111111111111111111111112" }
     const field = (input: unknown) => decodeFailure(decode(input))?.field
     assert.strictEqual(field({ ...base, source: { kind: "vault" } }), "source.kind")
-    assert.strictEqual(field({ ...base, source: { kind: "pool", protocol: "damm_v1", pool: base.tokenMint } }), "source.protocol")
+    assert.strictEqual(
+      field({ ...base, source: { kind: "pool", protocol: "damm_v1", pool: base.tokenMint } }),
+      "source.protocol"
+    )
     assert.strictEqual(field({ ...base, transactionFormat: "legacy" }), "transactionFormat")
-    assert.strictEqual(decodeFailure(decode({ ...base, transactionFormat: "legacy" }))?.rule, 'Expected "v0" | "v1", actual "legacy"')
-    assert.strictEqual(decodeFailure(decode({ ...base, source: { kind: "pool", protocol: "damm_v1", pool: base.tokenMint } }))?.rule, 'Expected "dbc" | "damm_v2", actual "damm_v1"')
+    assert.strictEqual(
+      decodeFailure(decode({ ...base, transactionFormat: "legacy" }))?.rule,
+      "Expected \"v0\" | \"v1\", actual \"legacy\""
+    )
+    assert.strictEqual(
+      decodeFailure(decode({ ...base, source: { kind: "pool", protocol: "damm_v1", pool: base.tokenMint } }))?.rule,
+      "Expected \"dbc\" | \"damm_v2\", actual \"damm_v1\""
+    )
     assert.strictEqual(field({ ...base, feeLimits: "none" }), "feeLimits")
     assert.strictEqual(field({ ...base, additionalLookupTables: [base.tokenMint, "x"] }), "additionalLookupTables[1]")
   })

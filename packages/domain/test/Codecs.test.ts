@@ -12,9 +12,12 @@ const scureDecode = (codec: { readonly decode: (text: string) => Uint8Array }, t
   }
 }
 
-const base64Text = fc.array(fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ "), {
-  maxLength: 16
-}).map((chars) => chars.join(""))
+const base64Text = fc.array(
+  fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ "),
+  {
+    maxLength: 16
+  }
+).map((chars) => chars.join(""))
 
 const base58Text = fc.array(fc.constantFrom(..."123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl+"), {
   maxLength: 60

@@ -15,8 +15,17 @@ const everySuccessSchema: ReadonlyArray<readonly [string, Schema.Schema.AnyNoCon
     Object.values(group.endpoints).map((e) => [Api.operationName(group.identifier, e.name), e.successSchema] as const)
   )
 
-const failureTags = new Set(["BadRequest", "Unauthorized", "Forbidden", "NotFound", "RateLimited", "ServerError",
-  "UnexpectedResponse", "TransportError", "Timeout"])
+const failureTags = new Set([
+  "BadRequest",
+  "Unauthorized",
+  "Forbidden",
+  "NotFound",
+  "RateLimited",
+  "ServerError",
+  "UnexpectedResponse",
+  "TransportError",
+  "Timeout"
+])
 
 const assertTyped = (result: Either.Either<unknown, FeeShareError.ApiFailure>, text: string, status: number) => {
   if (Either.isRight(result)) return
@@ -26,12 +35,16 @@ const assertTyped = (result: Either.Either<unknown, FeeShareError.ApiFailure>, t
 }
 
 describe("Envelope success", () => {
-  it.prop("Success(payload): encode ∘ decode and decode ∘ encode are identities", [Claims.ClaimablePositions], ([positions]) => {
-    const wire = Schema.encodeSync(positionsSchema)(positions)
-    assert.deepStrictEqual(wire, { success: true, response: Schema.encodeSync(Claims.ClaimablePositions)(positions) })
-    assert.deepStrictEqual(Schema.decodeUnknownSync(positionsSchema)(wire), positions)
-    assert.deepStrictEqual(Schema.encodeSync(positionsSchema)(Schema.decodeUnknownSync(positionsSchema)(wire)), wire)
-  })
+  it.prop(
+    "Success(payload): encode ∘ decode and decode ∘ encode are identities",
+    [Claims.ClaimablePositions],
+    ([positions]) => {
+      const wire = Schema.encodeSync(positionsSchema)(positions)
+      assert.deepStrictEqual(wire, { success: true, response: Schema.encodeSync(Claims.ClaimablePositions)(positions) })
+      assert.deepStrictEqual(Schema.decodeUnknownSync(positionsSchema)(wire), positions)
+      assert.deepStrictEqual(Schema.encodeSync(positionsSchema)(Schema.decodeUnknownSync(positionsSchema)(wire)), wire)
+    }
+  )
 
   it.prop("{success:true,response} decodes to the payload whatever the status", [
     Analytics.Pools,
@@ -44,20 +57,30 @@ describe("Envelope success", () => {
 
   it("the ping answer is decoded bare", () => {
     const schema = endpoint("system", "ping").successSchema
-    assert.deepStrictEqual(Envelope.decode(schema, `{"message":"pong"}`, context(200)), Either.right({ message: "pong" }))
+    assert.deepStrictEqual(
+      Envelope.decode(schema, `{"message":"pong"}`, context(200)),
+      Either.right({ message: "pong" })
+    )
   })
 })
 
 describe("Envelope failures", () => {
   const expectedTag = (status: number): string =>
-    status === 401 ? "Unauthorized"
-    : status === 403 ? "Forbidden"
-    : status === 404 ? "NotFound"
-    : status === 408 ? "Timeout"
-    : status === 429 ? "RateLimited"
-    : status >= 500 ? "ServerError"
-    : status >= 400 ? "BadRequest"
-    : "UnexpectedResponse"
+    status === 401 ?
+      "Unauthorized"
+      : status === 403 ?
+      "Forbidden"
+      : status === 404 ?
+      "NotFound"
+      : status === 408 ?
+      "Timeout"
+      : status === 429 ?
+      "RateLimited"
+      : status >= 500 ?
+      "ServerError"
+      : status >= 400 ?
+      "BadRequest"
+      : "UnexpectedResponse"
 
   const status = fc.oneof(
     fc.constantFrom(200, 201, 400, 401, 403, 404, 408, 413, 422, 429, 500, 502, 503),
@@ -100,37 +123,58 @@ describe("Envelope failures", () => {
     assert.isTrue(Either.isLeft(result))
     if (Either.isLeft(result) && result.left._tag === "RateLimited") {
       assert.deepStrictEqual(
-        { message: result.left.message, limit: result.left.limit, remaining: result.left.remaining, resetAt: result.left.resetAt },
+        {
+          message: result.left.message,
+          limit: result.left.limit,
+          remaining: result.left.remaining,
+          resetAt: result.left.resetAt
+        },
         { message, limit, remaining, resetAt: resetTime }
       )
     } else assert.fail("not RateLimited")
   })
 
   it("the 429 wire form decodes to RateLimited and back", () => {
-    const body = { success: false as const, error: "Too many requests", limit: 5000, remaining: 0, resetTime: 1_700_000_000 }
+    const body = {
+      success: false as const,
+      error: "Too many requests",
+      limit: 5000,
+      remaining: 0,
+      resetTime: 1_700_000_000
+    }
     const error = Schema.decodeUnknownSync(FeeShareError.RateLimitedWire)(body)
-    assert.deepStrictEqual([error._tag, error.status, error.limit, error.remaining, error.resetAt], ["RateLimited", 429, 5000, 0, 1_700_000_000])
+    assert.deepStrictEqual([error._tag, error.status, error.limit, error.remaining, error.resetAt], [
+      "RateLimited",
+      429,
+      5000,
+      0,
+      1_700_000_000
+    ])
     assert.deepStrictEqual(Schema.encodeSync(FeeShareError.RateLimitedWire)(error), body)
     assert.deepStrictEqual(Schema.decodeUnknownSync(RateLimit.RateLimitedBody)(body), body)
   })
 
-  it.prop("failure wire forms read the message from error or response", [fc.string(), fc.boolean()], ([message, evm]) => {
-    const body = evm ? { success: false, response: message } : { success: false, error: message }
-    const decoded = [
-      Schema.decodeUnknownSync(FeeShareError.BadRequestWire)(body),
-      Schema.decodeUnknownSync(FeeShareError.UnauthorizedWire)(body),
-      Schema.decodeUnknownSync(FeeShareError.ForbiddenWire)(body),
-      Schema.decodeUnknownSync(FeeShareError.NotFoundWire)(body),
-      Schema.decodeUnknownSync(FeeShareError.ServerErrorWire)(body)
-    ]
-    assert.deepStrictEqual(decoded.map((e) => [e._tag, e.status, e.message]), [
-      ["BadRequest", 400, message],
-      ["Unauthorized", 401, message],
-      ["Forbidden", 403, message],
-      ["NotFound", 404, message],
-      ["ServerError", 500, message]
-    ])
-  })
+  it.prop(
+    "failure wire forms read the message from error or response",
+    [fc.string(), fc.boolean()],
+    ([message, evm]) => {
+      const body = evm ? { success: false, response: message } : { success: false, error: message }
+      const decoded = [
+        Schema.decodeUnknownSync(FeeShareError.BadRequestWire)(body),
+        Schema.decodeUnknownSync(FeeShareError.UnauthorizedWire)(body),
+        Schema.decodeUnknownSync(FeeShareError.ForbiddenWire)(body),
+        Schema.decodeUnknownSync(FeeShareError.NotFoundWire)(body),
+        Schema.decodeUnknownSync(FeeShareError.ServerErrorWire)(body)
+      ]
+      assert.deepStrictEqual(decoded.map((e) => [e._tag, e.status, e.message]), [
+        ["BadRequest", 400, message],
+        ["Unauthorized", 401, message],
+        ["Forbidden", 403, message],
+        ["NotFound", 404, message],
+        ["ServerError", 500, message]
+      ])
+    }
+  )
 })
 
 describe("Envelope unexpected responses", () => {
@@ -139,7 +183,9 @@ describe("Envelope unexpected responses", () => {
     if (Either.isRight(result)) return assert.fail(`decoded: ${text.slice(0, 80)}`)
     assert.strictEqual(result.left._tag, "UnexpectedResponse")
     assert.strictEqual(result.left.status, status)
-    if (result.left._tag === "UnexpectedResponse") assert.strictEqual(result.left.body, text.slice(0, Envelope.bodyPreviewLength))
+    if (result.left._tag === "UnexpectedResponse") {
+      assert.strictEqual(result.left.body, text.slice(0, Envelope.bodyPreviewLength))
+    }
   }
 
   it.prop("HTML is UnexpectedResponse with the status and the first 512 characters", [
@@ -150,7 +196,15 @@ describe("Envelope unexpected responses", () => {
   })
 
   it.prop("truncated JSON is UnexpectedResponse", [
-    fc.array(fc.record({ isCustomFeeVault: fc.boolean(), baseMint: fc.string(), isMigrated: fc.boolean(), totalClaimableLamportsUserShare: fc.nat() }), { minLength: 1, maxLength: 30 }),
+    fc.array(
+      fc.record({
+        isCustomFeeVault: fc.boolean(),
+        baseMint: fc.string(),
+        isMigrated: fc.boolean(),
+        totalClaimableLamportsUserShare: fc.nat()
+      }),
+      { minLength: 1, maxLength: 30 }
+    ),
     fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
     fc.integer({ min: 200, max: 599 })
   ], ([positions, cut, status]) => {
@@ -165,7 +219,10 @@ describe("Envelope unexpected responses", () => {
       { success: true, data: [] },
       { success: true, response: {} },
       { success: true, response: [{ baseMint: 1 }] },
-      { success: true, response: [{ isCustomFeeVault: true, baseMint: "m", isMigrated: false, totalClaimableLamportsUserShare: "1" }] },
+      {
+        success: true,
+        response: [{ isCustomFeeVault: true, baseMint: "m", isMigrated: false, totalClaimableLamportsUserShare: "1" }]
+      },
       { success: false },
       { success: false, error: 42 },
       { success: "true", response: [] },
@@ -179,11 +236,17 @@ describe("Envelope unexpected responses", () => {
     assertUnexpected(JSON.stringify(body), status)
   })
 
-  it.prop("the preview keeps at most 512 characters of a long body", [fc.string({ minLength: 513, maxLength: 3000 })], ([garbage]) => {
-    const text = `<html>${garbage}`
-    const result = Envelope.decode(positionsSchema, text, context(502))
-    assert.isTrue(Either.isLeft(result) && result.left._tag === "UnexpectedResponse" && result.left.body.length === 512)
-  })
+  it.prop(
+    "the preview keeps at most 512 characters of a long body",
+    [fc.string({ minLength: 513, maxLength: 3000 })],
+    ([garbage]) => {
+      const text = `<html>${garbage}`
+      const result = Envelope.decode(positionsSchema, text, context(502))
+      assert.isTrue(
+        Either.isLeft(result) && result.left._tag === "UnexpectedResponse" && result.left.body.length === 512
+      )
+    }
+  )
 })
 
 describe("hostile input", () => {
@@ -209,7 +272,10 @@ describe("hostile input", () => {
     }
   })
 
-  it.prop("arbitrary values (not only JSON) never throw through classify", [fc.anything(), fc.integer({ min: 0, max: 599 })], ([value, status]) => {
+  it.prop("arbitrary values (not only JSON) never throw through classify", [
+    fc.anything(),
+    fc.integer({ min: 0, max: 599 })
+  ], ([value, status]) => {
     for (const [operation, schema] of everySuccessSchema) {
       assertTyped(Envelope.classify(schema, value, { status, operation }, "raw"), "raw", status)
     }
@@ -226,12 +292,21 @@ describe("large responses", () => {
       ? {
         dammPoolAddress: `pool${i}`,
         dammPositionInfo: {
-          position: `p${i}`, pool: `pool${i}`, positionNftAccount: `n${i}`, tokenAMint: `a${i}`, tokenBMint: "b",
-          tokenAVault: `va${i}`, tokenBVault: `vb${i}`
+          position: `p${i}`,
+          pool: `pool${i}`,
+          positionNftAccount: `n${i}`,
+          tokenAMint: `a${i}`,
+          tokenBMint: "b",
+          tokenAVault: `va${i}`,
+          tokenBVault: `vb${i}`
         },
         dammPoolClaimableAmount: i / 7
       }
-      : { virtualPool: null, virtualPoolClaimableAmount: i, customFeeVaultClaimerSide: i % 4 === 1 ? "A" as const : "B" as const })
+      : {
+        virtualPool: null,
+        virtualPoolClaimableAmount: i,
+        customFeeVaultClaimerSide: i % 4 === 1 ? "A" as const : "B" as const
+      })
   })
 
   it("a 10,000-position envelope decodes, in order and intact", () => {
@@ -247,14 +322,24 @@ describe("large responses", () => {
   it("a broken position deep in a 10,000-position envelope is caught", () => {
     const positions: Array<unknown> = Array.from({ length: 10_000 }, (_, i) => position(i))
     positions[9_876] = { ...position(9_876), isMigrated: "yes" }
-    const result = Envelope.decode(positionsSchema, JSON.stringify({ success: true, response: positions }), context(200))
-    assert.isTrue(Either.isLeft(result) && result.left._tag === "UnexpectedResponse" && result.left.message.includes("9876"))
+    const result = Envelope.decode(
+      positionsSchema,
+      JSON.stringify({ success: true, response: positions }),
+      context(200)
+    )
+    assert.isTrue(
+      Either.isLeft(result) && result.left._tag === "UnexpectedResponse" && result.left.message.includes("9876")
+    )
   })
 })
 
 describe("rate-limit snapshot on failures", () => {
   it.prop("the snapshot of the context is kept as is", [rateLimit], ([info]) => {
-    const result = Envelope.decode(positionsSchema, "<html>", { status: 502, operation: "claims.positions", rateLimit: info })
+    const result = Envelope.decode(positionsSchema, "<html>", {
+      status: 502,
+      operation: "claims.positions",
+      rateLimit: info
+    })
     assert.deepStrictEqual(Either.getLeft(result).pipe(Option.map((e) => e.rateLimit)), Option.some(info))
   })
 })

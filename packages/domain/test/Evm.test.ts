@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { Envelope, Evm, EvmAddress } from "../src/index.js"
-import { assertInvalid, assertValid } from "./assertions.js"
 import { acceptedAddress, lowerAddress } from "./arbitraries.js"
+import { assertInvalid, assertValid } from "./assertions.js"
 import { endpoint } from "./endpoints.js"
 
 /** Reference: checksum every address, keep the first occurrence of each. */
@@ -19,23 +19,48 @@ const reference = (addresses: ReadonlyArray<string>): Array<string> => {
 const addresses = fc.array(lowerAddress, { minLength: 1, maxLength: 30 }).chain((pool) =>
   fc.array(
     fc.tuple(fc.constantFrom(...pool), fc.constantFrom("lower", "upper", "checksum")).map(([lower, casing]) =>
-      casing === "lower" ? lower : casing === "upper" ? `0x${lower.slice(2).toUpperCase()}` : EvmAddress.toChecksum(lower)
+      casing === "lower"
+        ? lower
+        : casing === "upper"
+        ? `0x${lower.slice(2).toUpperCase()}`
+        : EvmAddress.toChecksum(lower)
     ),
     { minLength: 1, maxLength: 100 }
   )
 )
 
 describe("Evm.IndexStatusRequest", () => {
-  it.prop("1..100 addresses are normalised to EIP-55 with duplicates removed, first occurrence kept", [addresses], ([tokenAddresses]) => {
-    const decoded = assertValid(Evm.IndexStatusRequest, { tokenAddresses })
-    assert.deepStrictEqual(decoded.tokenAddresses, reference(tokenAddresses))
-    assert.deepStrictEqual(Schema.encodeSync(Evm.IndexStatusRequest)({ tokenAddresses }), { tokenAddresses: reference(tokenAddresses) })
-  })
+  it.prop(
+    "1..100 addresses are normalised to EIP-55 with duplicates removed, first occurrence kept",
+    [addresses],
+    ([tokenAddresses]) => {
+      const decoded = assertValid(Evm.IndexStatusRequest, { tokenAddresses })
+      assert.deepStrictEqual(decoded.tokenAddresses, reference(tokenAddresses))
+      assert.deepStrictEqual(Schema.encodeSync(Evm.IndexStatusRequest)({ tokenAddresses }), {
+        tokenAddresses: reference(tokenAddresses)
+      })
+    }
+  )
 
-  it.prop("no address, or more than 100, is rejected", [fc.array(acceptedAddress, { minLength: 101, maxLength: 130 })], ([many]) => {
-    assertInvalid(Evm.IndexStatusRequest, { encoded: { tokenAddresses: [] }, type: { tokenAddresses: [] } }, "tokenAddresses", "must have 1 to 100 entries")
-    assertInvalid(Evm.IndexStatusRequest, { encoded: { tokenAddresses: many }, type: { tokenAddresses: many } }, "tokenAddresses", "must have 1 to 100 entries")
-  }, { fastCheck: { numRuns: 20 } })
+  it.prop(
+    "no address, or more than 100, is rejected",
+    [fc.array(acceptedAddress, { minLength: 101, maxLength: 130 })],
+    ([many]) => {
+      assertInvalid(
+        Evm.IndexStatusRequest,
+        { encoded: { tokenAddresses: [] }, type: { tokenAddresses: [] } },
+        "tokenAddresses",
+        "must have 1 to 100 entries"
+      )
+      assertInvalid(
+        Evm.IndexStatusRequest,
+        { encoded: { tokenAddresses: many }, type: { tokenAddresses: many } },
+        "tokenAddresses",
+        "must have 1 to 100 entries"
+      )
+    },
+    { fastCheck: { numRuns: 20 } }
+  )
 
   it.prop("a malformed address or a wrong mixed-case checksum is rejected at its index", [
     addresses.chain((list) => fc.tuple(fc.constant(list), fc.nat(list.length - 1))),
@@ -52,7 +77,12 @@ describe("Evm.IndexStatusRequest", () => {
     )
   ], ([[list, i], bad]) => {
     const broken = list.map((a, j) => (j === i ? bad : a))
-    assertInvalid(Evm.IndexStatusRequest, { encoded: { tokenAddresses: broken } }, `tokenAddresses[${i}]`, EvmAddress.rule)
+    assertInvalid(
+      Evm.IndexStatusRequest,
+      { encoded: { tokenAddresses: broken } },
+      `tokenAddresses[${i}]`,
+      EvmAddress.rule
+    )
   })
 
   it.prop("the owner query is normalised to EIP-55", [acceptedAddress], ([owner]) => {
@@ -63,29 +93,63 @@ describe("Evm.IndexStatusRequest", () => {
 describe("Evm resources", () => {
   const position = (wei: string) => ({
     token: {
-      address: "0x1", name: "n", symbol: "S", metadataURI: "ipfs://x", metadata: null, curve: "c", feeShare: "f",
-      poolId: "p", creator: "c", partner: null, partnerFeeBps: 0, createdAtBlock: 1, createdAtTimestamp: 2, txHash: "0x",
-      migrated: false, migratedAtBlock: null, migratedAtTimestamp: null,
+      address: "0x1",
+      name: "n",
+      symbol: "S",
+      metadataURI: "ipfs://x",
+      metadata: null,
+      curve: "c",
+      feeShare: "f",
+      poolId: "p",
+      creator: "c",
+      partner: null,
+      partnerFeeBps: 0,
+      createdAtBlock: 1,
+      createdAtTimestamp: 2,
+      txHash: "0x",
+      migrated: false,
+      migratedAtBlock: null,
+      migratedAtTimestamp: null,
       quote: { address: "0x2", symbol: "W", decimals: 18, isNative: true },
       fees: { buyFeeBps: 1, sellFeeBps: 1, protocolBuyFeeBps: 1, protocolSellFeeBps: 1 }
     },
-    feeShare: "0x3", version: "v3", claimableWei: wei, pendingWei: "0", actionableWei: wei, claimedWei: "0",
-    lifetimeWei: wei, isClaimer: true, isPartner: false, userBps: 10_000,
+    feeShare: "0x3",
+    version: "v3",
+    claimableWei: wei,
+    pendingWei: "0",
+    actionableWei: wei,
+    claimedWei: "0",
+    lifetimeWei: wei,
+    isClaimer: true,
+    isPartner: false,
+    userBps: 10_000,
     quote: { address: "0x2", symbol: "W", decimals: 18, isNative: true }
   })
   const schema = endpoint("evm", "claimablePositions").successSchema
   const context = { status: 200, operation: "evm.claimablePositions" }
 
-  it.prop("wei amounts beyond u64 decode to bigint and round-trip", [fc.bigInt({ min: 0n, max: 2n ** 200n })], ([wei]) => {
-    const text = JSON.stringify({ success: true, response: { positions: [position(wei.toString())], truncated: true } })
-    const decoded = Envelope.decode(schema, text, context)
-    if (Either.isLeft(decoded)) return assert.fail(decoded.left.message)
-    assert.strictEqual(decoded.right.positions[0]!.claimableWei, wei)
-    assert.deepStrictEqual(Schema.encodeSync(schema)(decoded.right), JSON.parse(text))
-  })
+  it.prop(
+    "wei amounts beyond u64 decode to bigint and round-trip",
+    [fc.bigInt({ min: 0n, max: 2n ** 200n })],
+    ([wei]) => {
+      const text = JSON.stringify({
+        success: true,
+        response: { positions: [position(wei.toString())], truncated: true }
+      })
+      const decoded = Envelope.decode(schema, text, context)
+      if (Either.isLeft(decoded)) return assert.fail(decoded.left.message)
+      assert.strictEqual(decoded.right.positions[0]!.claimableWei, wei)
+      assert.deepStrictEqual(Schema.encodeSync(schema)(decoded.right), JSON.parse(text))
+    }
+  )
 
   it("the EVM failure shape `{success:false,response}` gives the message", () => {
-    const result = Envelope.decode(schema, JSON.stringify({ success: false, response: "owner is invalid" }), { ...context, status: 400 })
-    assert.isTrue(Either.isLeft(result) && result.left._tag === "BadRequest" && result.left.message === "owner is invalid")
+    const result = Envelope.decode(schema, JSON.stringify({ success: false, response: "owner is invalid" }), {
+      ...context,
+      status: 400
+    })
+    assert.isTrue(
+      Either.isLeft(result) && result.left._tag === "BadRequest" && result.left.message === "owner is invalid"
+    )
   })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
-import { Analytics, Api, Claims, Envelope, FeeShare, Identity, Evm } from "../src/index.js"
+import { Analytics, Api, Claims, Envelope, Evm, FeeShare, Identity } from "../src/index.js"
 import * as FastDecode from "../src/internal/fastDecode.js"
 import { dagDependencies, encodedPlan, mutate, quoteJson } from "./arbitraries.js"
 import { endpoint } from "./endpoints.js"
@@ -37,7 +37,13 @@ const valid: ReadonlyArray<readonly [string, Schema.Schema.AnyNoContext, fc.Arbi
   ["feeShare.adminList", endpoint("feeShare", "adminList").successSchema, validOf(FeeShare.AdminTokens)],
   ["identity.me", endpoint("identity", "me").successSchema, validOf(Identity.Me)],
   ["evm.indexTokenStatus", endpoint("evm", "indexTokenStatus").successSchema, validOf(Evm.IndexTokenStatuses)],
-  ["claims.createPlan", endpoint("claims", "createPlan").successSchema, dagDependencies(6).chain((d) => fc.constantFrom("v0" as const, "v1" as const).chain((f) => encodedPlan(d, f))).map(envelope)],
+  [
+    "claims.createPlan",
+    endpoint("claims", "createPlan").successSchema,
+    dagDependencies(6).chain((d) => fc.constantFrom("v0" as const, "v1" as const).chain((f) => encodedPlan(d, f))).map(
+      envelope
+    )
+  ],
   ["trade.quote", endpoint("trade", "quote").successSchema, quoteJson.map(envelope)]
 ]
 
@@ -48,14 +54,22 @@ describe("compiled response decoder", () => {
   })
 
   for (const [operation, schema, arbitrary] of valid) {
-    it.prop(`${operation}: valid responses are decoded by the compiled decoder, to Effect's value`, [arbitrary], ([input]) => {
-      assert.isTrue(assertAgrees(schema, input, operation), "the compiled decoder gave up on a valid response")
-    }, { fastCheck: { numRuns: 50 } })
+    it.prop(
+      `${operation}: valid responses are decoded by the compiled decoder, to Effect's value`,
+      [arbitrary],
+      ([input]) => {
+        assert.isTrue(assertAgrees(schema, input, operation), "the compiled decoder gave up on a valid response")
+      },
+      { fastCheck: { numRuns: 50 } }
+    )
 
     it.prop(`${operation}: a response with any node replaced is never accepted unless Effect accepts it`, [
       arbitrary,
       fc.array(fc.nat(), { maxLength: 7 }),
-      fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, "", "x", 0, -1, 1.5, "1", "18446744073709551616", [], {}))
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constantFrom(null, "", "x", 0, -1, 1.5, "1", "18446744073709551616", [], {})
+      )
     ], ([input, path, replacement]) => {
       assertAgrees(schema, mutate(input, path, replacement), operation)
     }, { fastCheck: { numRuns: 150 } })
@@ -65,7 +79,9 @@ describe("compiled response decoder", () => {
     fc.jsonValue({ maxDepth: 3 }),
     fc.boolean()
   ], ([value, wrap]) => {
-    for (const [operation, schema] of everySuccessSchema) assertAgrees(schema, wrap ? envelope(value) : value, operation)
+    for (const [operation, schema] of everySuccessSchema) {
+      assertAgrees(schema, wrap ? envelope(value) : value, operation)
+    }
   })
 
   it("a wrong literal, a missing required field or a failing filter is refused", () => {
@@ -85,7 +101,15 @@ describe("compiled response decoder", () => {
 
   it("Envelope.decode gives the same answer with or without the compiled path", () => {
     const schema = endpoint("claims", "positions").successSchema
-    const text = JSON.stringify(envelope([{ isCustomFeeVault: true, baseMint: "m", isMigrated: false, totalClaimableLamportsUserShare: 1, extra: 1 }]))
+    const text = JSON.stringify(
+      envelope([{
+        isCustomFeeVault: true,
+        baseMint: "m",
+        isMigrated: false,
+        totalClaimableLamportsUserShare: 1,
+        extra: 1
+      }])
+    )
     assert.deepStrictEqual(
       Envelope.decode(schema, text, { status: 200, operation: "claims.positions" }),
       Either.right(Schema.decodeUnknownSync(schema)(JSON.parse(text)))

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck as fc, Schema } from "effect"
 import { BasisPoints, FeeShare, PublicKey } from "../src/index.js"
-import { assertInvalid, assertValid } from "./assertions.js"
 import { bpsSumming, distinctPublicKeys, notPublicKey, publicKey } from "./arbitraries.js"
+import { assertInvalid, assertValid } from "./assertions.js"
 
 type Update = typeof FeeShare.UpdateConfigRequest.Type
 
@@ -98,11 +98,15 @@ describe("FeeShare.UpdateConfigRequest", () => {
     invalid({ ...request, basisPointsArray: bps }, "basisPointsArray", FeeShare.rules.sum)
   })
 
-  it.prop("more than 7 claimers without lookup tables (absent or empty) is rejected", [validUpdate(8, 100)], ([request]) => {
-    const { additionalLookupTables: _, ...without } = request
-    invalid(without, "additionalLookupTables", FeeShare.rules.lookupTables)
-    invalid({ ...request, additionalLookupTables: [] }, "additionalLookupTables", FeeShare.rules.lookupTables)
-  })
+  it.prop(
+    "more than 7 claimers without lookup tables (absent or empty) is rejected",
+    [validUpdate(8, 100)],
+    ([request]) => {
+      const { additionalLookupTables: _, ...without } = request
+      invalid(without, "additionalLookupTables", FeeShare.rules.lookupTables)
+      invalid({ ...request, additionalLookupTables: [] }, "additionalLookupTables", FeeShare.rules.lookupTables)
+    }
+  )
 
   it.prop("up to 7 claimers need no lookup table", [validUpdate(1, 7)], ([request]) => {
     const { additionalLookupTables: _, ...without } = request
@@ -126,14 +130,23 @@ describe("FeeShare.UpdateConfigRequest", () => {
       return invalid({ ...request, claimersArray: claimers }, `claimersArray[${i}]`, PublicKey.rule)
     }
     const tables = [...(request.additionalLookupTables ?? []), bad]
-    invalid({ ...request, additionalLookupTables: tables }, `additionalLookupTables[${tables.length - 1}]`, PublicKey.rule)
+    invalid(
+      { ...request, additionalLookupTables: tables },
+      `additionalLookupTables[${tables.length - 1}]`,
+      PublicKey.rule
+    )
   })
 })
 
 describe("FeeShare.PartnerClaimRequest and TransactionEntries", () => {
   it.prop("partnerWallet must be a public key", [publicKey, notPublicKey], ([good, bad]) => {
     assertValid(FeeShare.PartnerClaimRequest, { partnerWallet: good })
-    assertInvalid(FeeShare.PartnerClaimRequest, { encoded: { partnerWallet: bad }, type: { partnerWallet: bad } }, "partnerWallet", PublicKey.rule)
+    assertInvalid(
+      FeeShare.PartnerClaimRequest,
+      { encoded: { partnerWallet: bad }, type: { partnerWallet: bad } },
+      "partnerWallet",
+      PublicKey.rule
+    )
     assertInvalid(FeeShare.PartnerClaimRequest, { encoded: {} }, "partnerWallet", "is missing")
   })
 

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { Launch, PublicKey } from "../src/index.js"
-import { assertInvalid, assertValid } from "./assertions.js"
 import { notPublicKey, publicKey } from "./arbitraries.js"
+import { assertInvalid, assertValid } from "./assertions.js"
 
 type Request = typeof Launch.LaunchRequest.Type
 
@@ -30,7 +30,10 @@ const invalid = (input: Request, field: string, rule: string) =>
 describe("Launch.LaunchRequest", () => {
   it.prop("a launch with or without a tip is accepted, an initial buy of 0 included", [request], ([input]) => {
     assert.deepStrictEqual(assertValid(Launch.LaunchRequest, input), input)
-    assert.deepStrictEqual(assertValid(Launch.LaunchRequest, { ...input, initialBuyLamports: 0 }), { ...input, initialBuyLamports: 0 })
+    assert.deepStrictEqual(assertValid(Launch.LaunchRequest, { ...input, initialBuyLamports: 0 }), {
+      ...input,
+      initialBuyLamports: 0
+    })
   })
 
   it.prop("initialBuyLamports is required (the service refuses a launch without it)", [request], ([input]) => {
@@ -44,7 +47,11 @@ describe("Launch.LaunchRequest", () => {
     invalid({ ...base, tipLamports }, "tipWallet", Launch.rules.tip)
   })
 
-  it.prop("keys must be public keys", [request, notPublicKey, fc.constantFrom("tokenMint", "wallet", "configKey", "tipWallet")], ([input, bad, field]) => {
+  it.prop("keys must be public keys", [
+    request,
+    notPublicKey,
+    fc.constantFrom("tokenMint", "wallet", "configKey", "tipWallet")
+  ], ([input, bad, field]) => {
     const broken = field === "tipWallet" ? { ...input, tipWallet: bad, tipLamports: 1 } : { ...input, [field]: bad }
     invalid(broken, field, PublicKey.rule)
   })
@@ -54,7 +61,9 @@ describe("Launch.LaunchRequest", () => {
     fc.oneof(fc.integer({ max: -1 }), fc.constantFrom(0.5, Number.NaN, Infinity, 2 ** 53)),
     fc.constantFrom("initialBuyLamports", "tipLamports")
   ], ([input, bad, field]) => {
-    const broken = field === "tipLamports" ? { ...input, tipWallet: input.wallet, tipLamports: bad } : { ...input, initialBuyLamports: bad }
+    const broken = field === "tipLamports"
+      ? { ...input, tipWallet: input.wallet, tipLamports: bad }
+      : { ...input, initialBuyLamports: bad }
     invalid(broken, field, "must be a non-negative whole number of lamports")
   })
 

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { Envelope, Plan } from "../src/index.js"
-import { assertInvalid } from "./assertions.js"
 import { dagDependencies, encodedPlan, mutate } from "./arbitraries.js"
+import { assertInvalid } from "./assertions.js"
 import { endpoint } from "./endpoints.js"
 
 const decodePlan = Schema.decodeUnknownSync(Plan.TransactionPlan)
@@ -10,9 +10,9 @@ const planSchema = endpoint("claims", "createPlan").successSchema
 
 /** A decoded, valid plan over a random DAG (dependencies point to earlier stages). */
 const plan = (maxStages: number) =>
-  dagDependencies(maxStages).chain((deps) =>
-    fc.tuple(fc.constant(deps), encodedPlan(deps, "v1"))
-  ).map(([deps, encoded]) => ({ deps, encoded, plan: decodePlan(encoded) }))
+  dagDependencies(maxStages).chain((deps) => fc.tuple(fc.constant(deps), encodedPlan(deps, "v1"))).map((
+    [deps, encoded]
+  ) => ({ deps, encoded, plan: decodePlan(encoded) }))
 
 /** Reference depth: longest chain over the graph, by memoised recursion. */
 const referenceDepth = (deps: ReadonlyArray<ReadonlyArray<number>>): number => {
@@ -29,7 +29,9 @@ const referenceDepth = (deps: ReadonlyArray<ReadonlyArray<number>>): number => {
 
 describe("Plan schemas", () => {
   it.prop("a plan decodes with bigint heights and fees; encode ∘ decode is the identity", [
-    dagDependencies(8).chain((deps) => fc.constantFrom("v0" as const, "v1" as const).chain((format) => encodedPlan(deps, format)))
+    dagDependencies(8).chain((deps) =>
+      fc.constantFrom("v0" as const, "v1" as const).chain((format) => encodedPlan(deps, format))
+    )
   ], ([encoded]) => {
     const decoded = decodePlan(encoded)
     decoded.transactions.forEach((stage, i) => {
@@ -48,31 +50,59 @@ describe("Plan schemas", () => {
   ], ([[encoded, i, format]]) => {
     const other = format === "v1" ? Plan.priorityFeeUnit.v0 : Plan.priorityFeeUnit.v1
     const transactions = encoded.transactions.map((stage, j) =>
-      j === i ? { ...stage, format, budget: { ...stage.budget, priorityFee: { ...stage.budget.priorityFee, unit: other } } } : stage
+      j === i
+        ? { ...stage, format, budget: { ...stage.budget, priorityFee: { ...stage.budget.priorityFee, unit: other } } }
+        : stage
     )
-    assertInvalid(Plan.TransactionPlan, { encoded: { ...encoded, transactions } }, `transactions[${i}].budget.priorityFee.unit`, Plan.rules.priorityFeeUnit)
+    assertInvalid(
+      Plan.TransactionPlan,
+      { encoded: { ...encoded, transactions } },
+      `transactions[${i}].budget.priorityFee.unit`,
+      Plan.rules.priorityFeeUnit
+    )
   })
 
   it.prop("contractVersion other than 1, a bad height or a bad hash is rejected at its field", [
     dagDependencies(4).filter((deps) => deps.length > 0).chain((deps) => encodedPlan(deps)),
     fc.integer().filter((n) => n !== 1)
   ], ([encoded, version]) => {
-    const field = (input: unknown) => Either.getLeft(Schema.decodeUnknownEither(Plan.TransactionPlan, { errors: "first" })(input))
-    assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(Plan.TransactionPlan)({ ...encoded, contractVersion: version })))
+    const field = (input: unknown) =>
+      Either.getLeft(Schema.decodeUnknownEither(Plan.TransactionPlan, { errors: "first" })(input))
+    assert.isTrue(
+      Either.isLeft(Schema.decodeUnknownEither(Plan.TransactionPlan)({ ...encoded, contractVersion: version }))
+    )
     const stage = encoded.transactions[0]!
-    const withStage = (patch: object) => ({ ...encoded, transactions: [{ ...stage, ...patch }, ...encoded.transactions.slice(1)] })
-    assertInvalid(Plan.TransactionPlan, { encoded: withStage({ lifetime: { ...stage.lifetime, lastValidBlockHeight: "-1" } }) }, "transactions[0].lifetime.lastValidBlockHeight", "must be an integer from 0 to 2^64-1, written in canonical decimal")
-    assertInvalid(Plan.TransactionPlan, { encoded: withStage({ messageSha256: stage.messageSha256.toUpperCase() + "0" }) }, "transactions[0].messageSha256", "must be 64 lowercase hex digits")
+    const withStage = (patch: object) => ({
+      ...encoded,
+      transactions: [{ ...stage, ...patch }, ...encoded.transactions.slice(1)]
+    })
+    assertInvalid(
+      Plan.TransactionPlan,
+      { encoded: withStage({ lifetime: { ...stage.lifetime, lastValidBlockHeight: "-1" } }) },
+      "transactions[0].lifetime.lastValidBlockHeight",
+      "must be an integer from 0 to 2^64-1, written in canonical decimal"
+    )
+    assertInvalid(
+      Plan.TransactionPlan,
+      { encoded: withStage({ messageSha256: stage.messageSha256.toUpperCase() + "0" }) },
+      "transactions[0].messageSha256",
+      "must be 64 lowercase hex digits"
+    )
     assert.isTrue(field(withStage({ encoding: "base58" }))._tag === "Some")
     assert.isTrue(field(withStage({ transaction: "not base64!" }))._tag === "Some")
   })
 
   it("readiness keeps unknown fields", () => {
     const readiness = { status: "setup_required", lookupTable: "x", warmupSlots: 2 }
-    assert.deepStrictEqual(Schema.encodeSync(Plan.Readiness)(Schema.decodeUnknownSync(Plan.Readiness)(readiness)), readiness)
+    assert.deepStrictEqual(
+      Schema.encodeSync(Plan.Readiness)(Schema.decodeUnknownSync(Plan.Readiness)(readiness)),
+      readiness
+    )
   })
 
-  it.prop("a plan round-trips through the createPlan envelope", [dagDependencies(10).chain((deps) => encodedPlan(deps))], ([encoded]) => {
+  it.prop("a plan round-trips through the createPlan envelope", [
+    dagDependencies(10).chain((deps) => encodedPlan(deps))
+  ], ([encoded]) => {
     const text = JSON.stringify({ success: true, response: encoded })
     const decoded = Envelope.decode(planSchema, text, { status: 200, operation: "claims.createPlan" })
     if (Either.isLeft(decoded)) return assert.fail(decoded.left.message)
@@ -87,7 +117,11 @@ describe("Plan.validate", () => {
 
   it.prop("each violation names the stage and the rule", [
     plan(12).filter(({ deps }) => deps.length >= 2).chain((p) =>
-      fc.tuple(fc.constant(p), fc.integer({ min: 1, max: p.deps.length - 1 }), fc.constantFrom("duplicate" as const, "self" as const, "later" as const, "unknown" as const))
+      fc.tuple(
+        fc.constant(p),
+        fc.integer({ min: 1, max: p.deps.length - 1 }),
+        fc.constantFrom("duplicate" as const, "self" as const, "later" as const, "unknown" as const)
+      )
     )
   ], ([[{ plan }, i, kind]]) => {
     const stages = [...plan.transactions]
@@ -113,7 +147,9 @@ describe("Plan.validate", () => {
     assert.deepInclude(result.left.violations, { stage: blamed, rule })
     // only the broken stage is blamed (a renamed stage also orphans its dependents)
     for (const violation of result.left.violations) {
-      if (violation.stage !== blamed) assert.isTrue(kind === "duplicate" && violation.rule === Plan.rules.unknownDependency)
+      if (violation.stage !== blamed) {
+        assert.isTrue(kind === "duplicate" && violation.rule === Plan.rules.unknownDependency)
+      }
     }
     assert.include(result.left.message, `stage ${stages[target]!.id}: ${rule}`)
   })
@@ -121,9 +157,11 @@ describe("Plan.validate", () => {
   it("empty transactions only with readiness setup_required", () => {
     assert.isTrue(Either.isRight(Plan.validate({ transactions: [], readiness: { status: Plan.setupRequired } })))
     const result = Plan.validate({ transactions: [], readiness: { status: "ready" } })
-    assert.deepStrictEqual(Either.getLeft(result).pipe((o) => o._tag === "Some" ? o.value.violations : []), [{ stage: "", rule: Plan.rules.emptyTransactions }])
+    assert.deepStrictEqual(Either.getLeft(result).pipe((o) => o._tag === "Some" ? o.value.violations : []), [{
+      stage: "",
+      rule: Plan.rules.emptyTransactions
+    }])
   })
-
 })
 
 describe("Plan.schedule", () => {
@@ -142,10 +180,15 @@ describe("Plan.schedule", () => {
       // invariants
       offered.forEach((stage, k) => {
         assert.isFalse(submitted.has(stage.id), "offers a submitted stage")
-        for (const dependency of stage.dependsOn) assert.isTrue(landed.has(dependency), `offers ${stage.id} before ${dependency} landed`)
+        for (const dependency of stage.dependsOn) {
+          assert.isTrue(landed.has(dependency), `offers ${stage.id} before ${dependency} landed`)
+        }
         const position = ids.indexOf(stage.id)
         for (const earlier of ids.slice(0, position)) {
-          assert.isTrue(submitted.has(earlier) || offered.slice(0, k).some((s) => s.id === earlier), `offers ${stage.id} ahead of unsubmitted ${earlier}`)
+          assert.isTrue(
+            submitted.has(earlier) || offered.slice(0, k).some((s) => s.id === earlier),
+            `offers ${stage.id} ahead of unsubmitted ${earlier}`
+          )
         }
       })
       const inFlight = [...submitted].filter((id) => !landed.has(id))
@@ -198,12 +241,18 @@ describe("large plans", () => {
     const deps = Array.from({ length: 100 }, (_, i) => (i === 0 ? [] : [i - 1, ...(i > 10 ? [i - 10] : [])]))
     const [encoded] = fc.sample(encodedPlan(deps, "v0"), { seed: 100, numRuns: 1 })
     if (encoded === undefined) return assert.fail("no sample")
-    const decoded = Envelope.decode(planSchema, JSON.stringify({ success: true, response: encoded }), { status: 200, operation: "claims.createPlan" })
+    const decoded = Envelope.decode(planSchema, JSON.stringify({ success: true, response: encoded }), {
+      status: 200,
+      operation: "claims.createPlan"
+    })
     if (Either.isLeft(decoded)) return assert.fail(decoded.left.message)
     assert.strictEqual(decoded.right.transactions.length, 100)
     assert.deepStrictEqual(decoded.right.transactions.map((s) => s.id), deps.map((_, i) => `s${i}`))
     assert.deepStrictEqual(decoded.right.transactions[99]!.dependsOn, ["s98", "s89"])
-    assert.strictEqual(decoded.right.transactions[42]!.lifetime.lastValidBlockHeight, BigInt(encoded.transactions[42]!.lifetime.lastValidBlockHeight))
+    assert.strictEqual(
+      decoded.right.transactions[42]!.lifetime.lastValidBlockHeight,
+      BigInt(encoded.transactions[42]!.lifetime.lastValidBlockHeight)
+    )
     assert.isTrue(Either.isRight(Plan.validate(decoded.right)))
     assert.strictEqual(Plan.depth(decoded.right), 100)
   })

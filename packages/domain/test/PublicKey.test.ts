@@ -61,9 +61,13 @@ describe("PublicKey", () => {
     assert.strictEqual(Schema.is(PublicKey.Base58Signature)(text), bytes.length === 64)
   })
 
-  it.prop("base58 decode ∘ encode is the identity (leading zero bytes kept)", [fc.uint8Array({ maxLength: 80 })], ([bytes]) => {
-    assert.deepStrictEqual(PublicKey.base58.decode(PublicKey.base58.encode(bytes)), bytes)
-  })
+  it.prop(
+    "base58 decode ∘ encode is the identity (leading zero bytes kept)",
+    [fc.uint8Array({ maxLength: 80 })],
+    ([bytes]) => {
+      assert.deepStrictEqual(PublicKey.base58.decode(PublicKey.base58.encode(bytes)), bytes)
+    }
+  )
 })
 
 describe("base58 validation shortcuts", () => {
@@ -71,9 +75,13 @@ describe("base58 validation shortcuts", () => {
   const text = fc.oneof(
     fc.uint8Array({ maxLength: 80 }).map(PublicKey.base58.encode),
     fc.tuple(fc.nat(3), fc.constantFrom(31, 32, 33, 63, 64, 65)).chain(([zeros, n]) =>
-      fc.uint8Array({ minLength: n - zeros, maxLength: n - zeros }).map((b) => PublicKey.base58.encode(Uint8Array.from([...new Uint8Array(zeros), ...b])))
+      fc.uint8Array({ minLength: n - zeros, maxLength: n - zeros }).map((b) =>
+        PublicKey.base58.encode(Uint8Array.from([...new Uint8Array(zeros), ...b]))
+      )
     ),
-    fc.array(fc.constantFrom(...alphabet, "1", "1", "0", "O", "l", "é", " "), { maxLength: 60 }).map((cs) => cs.join("")),
+    fc.array(fc.constantFrom(...alphabet, "1", "1", "0", "O", "l", "é", " "), { maxLength: 60 }).map((cs) =>
+      cs.join("")
+    ),
     fc.string({ maxLength: 50 })
   )
 

@@ -10,13 +10,23 @@ const count = fc.integer({ min: 0, max: 999_999_999_999_999 })
 
 describe("RateLimit.fromHeaders", () => {
   it.prop("reads the three headers whatever their case", [
-    count, count, count,
+    count,
+    count,
+    count,
     randomCase(RateLimit.headerNames.limit),
     randomCase(RateLimit.headerNames.remaining),
     randomCase(RateLimit.headerNames.reset)
   ], ([limit, remaining, resetAt, l, r, s]) => {
-    const info = RateLimit.fromHeaders({ [l]: String(limit), [r]: String(remaining), [s]: String(resetAt), "content-type": "application/json" })
-    assert.deepStrictEqual(Option.map(info, (i) => [i.limit, i.remaining, i.resetAt, i.resetAtMillis]), Option.some([limit, remaining, resetAt, resetAt * 1000]))
+    const info = RateLimit.fromHeaders({
+      [l]: String(limit),
+      [r]: String(remaining),
+      [s]: String(resetAt),
+      "content-type": "application/json"
+    })
+    assert.deepStrictEqual(
+      Option.map(info, (i) => [i.limit, i.remaining, i.resetAt, i.resetAtMillis]),
+      Option.some([limit, remaining, resetAt, resetAt * 1000])
+    )
   })
 
   it.prop("toHeaders ∘ fromHeaders is the identity", [count, count, count], ([limit, remaining, resetAt]) => {
@@ -25,7 +35,9 @@ describe("RateLimit.fromHeaders", () => {
   })
 
   it.prop("a missing or garbled header gives None", [
-    count, count, count,
+    count,
+    count,
+    count,
     fc.constantFrom("limit" as const, "remaining" as const, "reset" as const),
     fc.oneof(
       fc.constant(undefined),
@@ -47,7 +59,13 @@ describe("RateLimit.fromHeaders", () => {
 
   it.prop("arbitrary header records never throw; any result holds non-negative integers", [
     fc.dictionary(
-      fc.oneof(fc.string(), randomCase("x-ratelimit-limit"), randomCase("x-ratelimit-remaining"), randomCase("x-ratelimit-reset"), fc.constant("__proto__")),
+      fc.oneof(
+        fc.string(),
+        randomCase("x-ratelimit-limit"),
+        randomCase("x-ratelimit-remaining"),
+        randomCase("x-ratelimit-reset"),
+        fc.constant("__proto__")
+      ),
       fc.oneof(fc.string(), fc.nat().map(String), fc.array(fc.string(), { maxLength: 3 }), fc.constant(undefined))
     )
   ], ([headers]) => {
@@ -71,10 +89,14 @@ describe("RateLimit.retryAfterMillis", () => {
     assert.deepStrictEqual(RateLimit.retryAfterMillis(` ${seconds} `, now), Option.some(seconds * 1000))
   })
 
-  it.prop("an HTTP date: the time left until it, 0 once passed", [fc.integer({ min: -1_000_000, max: 10_000_000 })], ([offset]) => {
-    const at = new Date(now + offset * 1000).toUTCString()
-    assert.deepStrictEqual(RateLimit.retryAfterMillis(at, now), Option.some(Math.max(0, offset * 1000)))
-  })
+  it.prop(
+    "an HTTP date: the time left until it, 0 once passed",
+    [fc.integer({ min: -1_000_000, max: 10_000_000 })],
+    ([offset]) => {
+      const at = new Date(now + offset * 1000).toUTCString()
+      assert.deepStrictEqual(RateLimit.retryAfterMillis(at, now), Option.some(Math.max(0, offset * 1000)))
+    }
+  )
 
   it.prop("anything else is None, never a throw", [
     fc.oneof(fc.string(), fc.constantFrom("-1", "1.5", "1e3", "", "soon", "Mon, 99 Foo 2026", "9".repeat(100)))

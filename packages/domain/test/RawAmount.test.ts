@@ -35,30 +35,48 @@ describe("RawAmount", () => {
     assert.isTrue(Either.isLeft(encode(-1n)))
   })
 
-  it.prop("negatives, fractions, exponents, a leading +, whitespace, leading zeros and > 2^64-1 are rejected", [broken], ([text]) => {
-    assert.isFalse(RawAmount.isRawAmountString(text))
-    assert.isTrue(Either.isLeft(decode(text)))
-  })
+  it.prop(
+    "negatives, fractions, exponents, a leading +, whitespace, leading zeros and > 2^64-1 are rejected",
+    [broken],
+    ([text]) => {
+      assert.isFalse(RawAmount.isRawAmountString(text))
+      assert.isTrue(Either.isLeft(decode(text)))
+    }
+  )
 
-  it.prop("a broken amount in a request names the field and the rule", [broken, publicKey, publicKey], ([amount, a, b]) => {
-    const error = decodeFailure(decodeQuote({ inputMint: a, outputMint: b, amount }))
-    assert.strictEqual(error?.field, "amount")
-    assert.strictEqual(error?.rule, RawAmount.rule)
-  })
+  it.prop(
+    "a broken amount in a request names the field and the rule",
+    [broken, publicKey, publicKey],
+    ([amount, a, b]) => {
+      const error = decodeFailure(decodeQuote({ inputMint: a, outputMint: b, amount }))
+      assert.strictEqual(error?.field, "amount")
+      assert.strictEqual(error?.rule, RawAmount.rule)
+    }
+  )
 
-  it.prop("lifetime fees above 2^53 keep their precision", [fc.bigInt({ min: 2n ** 53n, max: RawAmount.maxU64 })], ([n]) => {
-    assert.deepStrictEqual(Schema.decodeUnknownEither(Analytics.LifetimeFees)(n.toString()), Either.right(n))
-  })
+  it.prop(
+    "lifetime fees above 2^53 keep their precision",
+    [fc.bigInt({ min: 2n ** 53n, max: RawAmount.maxU64 })],
+    ([n]) => {
+      assert.deepStrictEqual(Schema.decodeUnknownEither(Analytics.LifetimeFees)(n.toString()), Either.right(n))
+    }
+  )
 
-  it.prop("BigUint (wei) takes any uint256, canonical only", [fc.bigInt({ min: 0n, max: RawAmount.maxU256 })], ([n]) => {
-    const schema = RawAmount.BigUint
-    assert.deepStrictEqual(Schema.decodeUnknownEither(schema)(n.toString()), Either.right(n))
-    assert.deepStrictEqual(Schema.encodeEither(schema)(n), Either.right(n.toString()))
-    assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`0${n}`)))
-    assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`-${n + 1n}`)))
-  })
+  it.prop(
+    "BigUint (wei) takes any uint256, canonical only",
+    [fc.bigInt({ min: 0n, max: RawAmount.maxU256 })],
+    ([n]) => {
+      const schema = RawAmount.BigUint
+      assert.deepStrictEqual(Schema.decodeUnknownEither(schema)(n.toString()), Either.right(n))
+      assert.deepStrictEqual(Schema.encodeEither(schema)(n), Either.right(n.toString()))
+      assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`0${n}`)))
+      assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(schema)(`-${n + 1n}`)))
+    }
+  )
 
-  it.prop("BigUint refuses what does not fit in 256 bits", [fc.bigInt({ min: RawAmount.maxU256 + 1n, max: 2n ** 300n })], ([n]) => {
+  it.prop("BigUint refuses what does not fit in 256 bits", [
+    fc.bigInt({ min: RawAmount.maxU256 + 1n, max: 2n ** 300n })
+  ], ([n]) => {
     assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(RawAmount.BigUint)(n.toString())))
     assert.isTrue(Either.isLeft(Schema.encodeEither(RawAmount.BigUint)(n)))
   })
@@ -78,7 +96,10 @@ describe("RawAmount", () => {
       assert.isTrue(Either.isLeft(Schema.decodeUnknownEither(Evm.CreationFee)({ creationFeeWei: huge })))
       // a response goes through the compiled decoder: the same rule
       const body = JSON.stringify({ success: true, response: { creationFeeWei: huge } })
-      const decoded = Envelope.decode(Envelope.Success(Evm.CreationFee), body, { status: 200, operation: "evm.creationFee" })
+      const decoded = Envelope.decode(Envelope.Success(Evm.CreationFee), body, {
+        status: 200,
+        operation: "evm.creationFee"
+      })
       assert.isTrue(Either.isLeft(decoded))
     } finally {
       globalThis.BigInt = original

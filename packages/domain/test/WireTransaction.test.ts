@@ -41,7 +41,11 @@ describe("WireTransaction", () => {
   })
 
   it.prop("base58 rejects characters outside its alphabet and the empty string", [
-    fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.nat(), fc.constantFrom("0", "O", "I", "l", "+", "=", " "))
+    fc.tuple(
+      fc.uint8Array({ minLength: 1, maxLength: 64 }),
+      fc.nat(),
+      fc.constantFrom("0", "O", "I", "l", "+", "=", " ")
+    )
       .map(([bytes, at, bad]) => {
         const text = WireTransaction.fromBytes(bytes, "base58")
         const i = at % (text.length + 1)

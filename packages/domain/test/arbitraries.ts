@@ -3,8 +3,8 @@
  * (base58 keys, checksummed addresses, bps arrays summing to 10000, whole plans).
  */
 import { Effect, Either, FastCheck as fc, Option } from "effect"
-import { EvmAddress, Plan, PublicKey, RawAmount, WireTransaction } from "../src/index.js"
 import type { InvalidRequest } from "../src/FeeShareError.js"
+import { EvmAddress, Plan, PublicKey, RawAmount, WireTransaction } from "../src/index.js"
 
 /** A valid public key built from 32 random bytes. */
 export const publicKey: fc.Arbitrary<string> = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(PublicKey.fromBytes)
@@ -113,9 +113,10 @@ export const encodedStage = (
  */
 export const dagDependencies = (maxStages: number): fc.Arbitrary<Array<Array<number>>> =>
   fc.integer({ min: 0, max: maxStages }).chain((n) =>
-    fc.tuple(...Array.from({ length: n }, (_, i) =>
-      i === 0 ? fc.constant<Array<number>>([]) : fc.uniqueArray(fc.nat(i - 1), { maxLength: Math.min(i, 4) })
-    ))
+    fc.tuple(
+      ...Array.from({ length: n }, (_, i) =>
+        i === 0 ? fc.constant<Array<number>>([]) : fc.uniqueArray(fc.nat(i - 1), { maxLength: Math.min(i, 4) }))
+    )
   )
 
 /** The wire form of a valid plan over the given dependency lists. */
@@ -140,15 +141,36 @@ export const encodedPlan = (
 export const decodeFailure = (effect: Effect.Effect<unknown, InvalidRequest>): InvalidRequest | undefined =>
   Option.getOrUndefined(Either.getLeft(Effect.runSync(Effect.either(effect))))
 
-
 // ---------------------------------------------------------------------------
 // trade quotes with unknown fields
 // ---------------------------------------------------------------------------
 
-const known = new Set(["requestId", "contextSlot", "inAmount", "inputMint", "outAmount", "outputMint", "minOutAmount",
-  "otherAmountThreshold", "priceImpactPct", "slippageBps", "routePlan", "platformFee", "outTransferFee",
-  "simulatedComputeUnits", "venue", "marketKey", "data", "inputMintDecimals", "outputMintDecimals", "amount", "feeBps",
-  "feeAccount", "segmenterFeeAmount", "segmenterFeePct"])
+const known = new Set([
+  "requestId",
+  "contextSlot",
+  "inAmount",
+  "inputMint",
+  "outAmount",
+  "outputMint",
+  "minOutAmount",
+  "otherAmountThreshold",
+  "priceImpactPct",
+  "slippageBps",
+  "routePlan",
+  "platformFee",
+  "outTransferFee",
+  "simulatedComputeUnits",
+  "venue",
+  "marketKey",
+  "data",
+  "inputMintDecimals",
+  "outputMintDecimals",
+  "amount",
+  "feeBps",
+  "feeAccount",
+  "segmenterFeeAmount",
+  "segmenterFeePct"
+])
 
 /** Unknown fields (with any JSON values, nested objects too). */
 const extras = fc.dictionary(
@@ -159,17 +181,20 @@ const extras = fc.dictionary(
 
 const amount = u64.map(String)
 
-const routeStep = fc.tuple(fc.record({
-  venue: fc.string(),
-  inAmount: amount,
-  outAmount: amount,
-  inputMint: publicKey,
-  outputMint: publicKey,
-  inputMintDecimals: fc.nat(18),
-  outputMintDecimals: fc.nat(18),
-  marketKey: publicKey,
-  data: fc.string()
-}), extras).map(([step, more]) => ({ ...more, ...step }))
+const routeStep = fc.tuple(
+  fc.record({
+    venue: fc.string(),
+    inAmount: amount,
+    outAmount: amount,
+    inputMint: publicKey,
+    outputMint: publicKey,
+    inputMintDecimals: fc.nat(18),
+    outputMintDecimals: fc.nat(18),
+    marketKey: publicKey,
+    data: fc.string()
+  }),
+  extras
+).map(([step, more]) => ({ ...more, ...step }))
 
 /** A quote as JSON: known fields, optional/nullable ones, and unknown ones at every level. */
 export const quoteJson = fc.tuple(
@@ -186,13 +211,19 @@ export const quoteJson = fc.tuple(
     slippageBps: fc.integer({ min: 0, max: 10_000 }),
     routePlan: fc.array(routeStep, { maxLength: 3 })
   }),
-  fc.option(fc.tuple(fc.record({
-    amount,
-    feeBps: fc.nat(10_000),
-    feeAccount: publicKey,
-    segmenterFeeAmount: amount,
-    segmenterFeePct: fc.nat(100)
-  }), extras).map(([fee, more]) => ({ ...more, ...fee })), { nil: undefined }),
+  fc.option(
+    fc.tuple(
+      fc.record({
+        amount,
+        feeBps: fc.nat(10_000),
+        feeAccount: publicKey,
+        segmenterFeeAmount: amount,
+        segmenterFeePct: fc.nat(100)
+      }),
+      extras
+    ).map(([fee, more]) => ({ ...more, ...fee })),
+    { nil: undefined }
+  ),
   fc.option(fc.option(amount), { nil: undefined }),
   fc.option(fc.option(fc.nat()), { nil: undefined }),
   extras
@@ -203,7 +234,6 @@ export const quoteJson = fc.tuple(
   ...(outTransferFee === undefined ? {} : { outTransferFee }),
   ...(simulatedComputeUnits === undefined ? {} : { simulatedComputeUnits })
 }))
-
 
 /** Replaces the node of a JSON value found by following `path` (indexes modulo the sizes). */
 export const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknown): unknown => {

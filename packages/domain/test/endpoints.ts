@@ -10,7 +10,9 @@ type Groups = typeof Api.Api extends HttpApi.HttpApi<infer _Id, infer G, infer _
 /** The name of a group of the API. */
 export type GroupName = HttpApiGroup.HttpApiGroup.Name<Groups>
 
-type EndpointsOf<G extends GroupName> = HttpApiGroup.HttpApiGroup.Endpoints<HttpApiGroup.HttpApiGroup.WithName<Groups, G>>
+type EndpointsOf<G extends GroupName> = HttpApiGroup.HttpApiGroup.Endpoints<
+  HttpApiGroup.HttpApiGroup.WithName<Groups, G>
+>
 
 /** The name of an endpoint of group `G`. */
 export type EndpointName<G extends GroupName> = HttpApiEndpoint.HttpApiEndpoint.Name<EndpointsOf<G>>

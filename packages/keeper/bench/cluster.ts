@@ -27,16 +27,25 @@ const runCase = (runners: number) =>
     const info = yield* SandboxInfo
     const { client, server } = yield* postgres
     const dir = temporaryDirectory("keeper-cluster-bench-")
-    const wallets = yield* Effect.forEach(Array.from({ length: walletCount }, (_, i) => i), (i) => keyFile(dir, `w${i}`))
+    const wallets = yield* Effect.forEach(
+      Array.from({ length: walletCount }, (_, i) => i),
+      (i) => keyFile(dir, `w${i}`)
+    )
     yield* positions({ wallets, tokens: 6, claimersPerToken: 10, buySol: (t) => BigInt(t + 1) })
-    const claims = [...(yield* owed(wallets)).values()].reduce((n, byMint) => n + [...byMint.values()].filter((a) => a > 0).length, 0)
+    const claims = [...(yield* owed(wallets)).values()].reduce(
+      (n, byMint) => n + [...byMint.values()].filter((a) => a > 0).length,
+      0
+    )
     const config = join(dir, "keeper.json")
-    writeFileSync(config, JSON.stringify({
-      wallets: wallets.map((w) => ({ keypair: w.path })),
-      transactionFormat: "v1",
-      intervalSeconds: 1,
-      concurrency: 4
-    }))
+    writeFileSync(
+      config,
+      JSON.stringify({
+        wallets: wallets.map((w) => ({ keypair: w.path })),
+        transactionFormat: "v1",
+        intervalSeconds: 1,
+        concurrency: 4
+      })
+    )
     const started = yield* Effect.forEach(Array.from({ length: runners }), () =>
       startRunner({
         config,
@@ -47,7 +56,10 @@ const runCase = (runners: number) =>
       }))
     yield* until(
       `${claims} claims`,
-      Effect.map(query<{ n: string }>(client, "SELECT COUNT(*) AS n FROM keeper_runs WHERE outcome = 'claimed'"), (rows) => Number(rows[0]?.n) >= claims),
+      Effect.map(
+        query<{ n: string }>(client, "SELECT COUNT(*) AS n FROM keeper_runs WHERE outcome = 'claimed'"),
+        (rows) => Number(rows[0]?.n) >= claims
+      ),
       "300 seconds"
     )
     yield* Effect.forEach(started, kill)
@@ -56,7 +68,9 @@ const runCase = (runners: number) =>
       "SELECT key, runner, started_at, at FROM keeper_runs WHERE outcome = 'claimed'"
     )
     const stageRunner = new Map(
-      (yield* query<{ key: string; runner: string }>(client, "SELECT DISTINCT key, runner FROM keeper_stages")).map((r) => [r.key, r.runner])
+      (yield* query<{ key: string; runner: string }>(client, "SELECT DISTINCT key, runner FROM keeper_stages")).map((
+        r
+      ) => [r.key, r.runner])
     )
     const first = Math.min(...runs.map((r) => Number(r.started_at)))
     const last = Math.max(...runs.map((r) => Number(r.at)))
@@ -70,18 +84,24 @@ const runCase = (runners: number) =>
     return { runners, claims, millis: last - first, waitShare: claimTime === 0 ? 0 : waiting / claimTime }
   }).pipe(
     Effect.scoped,
-    Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: `keeper-cluster-bench-${runners}`, rateLimit: 1_000_000 }))
+    Effect.provide(
+      sandboxLayer({ port: 0, slotMillis: 5, seed: `keeper-cluster-bench-${runners}`, rateLimit: 1_000_000 })
+    )
   )
 
 const program = Effect.gen(function*() {
   const one = yield* runCase(1)
   const three = yield* runCase(3)
   const perMinute = (c: { claims: number; millis: number }) => (c.claims / c.millis) * 60_000
-  console.log(`@feeshare/keeper cluster: ${one.claims} claims (${walletCount} wallets, 6 tokens, v1), slots of 5 ms, PostgreSQL`)
+  console.log(
+    `@feeshare/keeper cluster: ${one.claims} claims (${walletCount} wallets, 6 tokens, v1), slots of 5 ms, PostgreSQL`
+  )
   console.log("runners  time      claims/min  waiting on another runner")
   for (const c of [one, three]) {
     console.log(
-      `${String(c.runners).padEnd(8)} ${`${(c.millis / 1000).toFixed(1)} s`.padEnd(9)} ${perMinute(c).toFixed(0).padEnd(11)} ${(c.waitShare * 100).toFixed(0)} %`
+      `${String(c.runners).padEnd(8)} ${`${(c.millis / 1000).toFixed(1)} s`.padEnd(9)} ${
+        perMinute(c).toFixed(0).padEnd(11)
+      } ${(c.waitShare * 100).toFixed(0)} %`
     )
   }
   console.log(`3 runners / 1 runner: ${(perMinute(three) / perMinute(one)).toFixed(2)}x the claims per minute`)

@@ -49,17 +49,36 @@ const bareRound = Effect.gen(function*() {
   const { claims, wallets } = yield* setUp
   const client = yield* FeeShareClient
   // what a cron script does per wallet: read its positions, claim each one above the threshold
-  const { millis } = yield* timed(Effect.forEach(wallets, (wallet) =>
-    Effect.flatMap(client.claims.positions({ wallet: wallet.signer.publicKey }), (owedNow) =>
-    Effect.forEach(owedNow, ({ baseMint: mint, totalClaimableLamportsUserShare: amount }) => {
-      if (amount <= 0) return Effect.void
-      const build = client.claims.createPlan({ feeClaimer: wallet.signer.publicKey, tokenMint: mint, transactionFormat: "v1" })
-      return Effect.flatMap(build, (plan) =>
-        PlanExecutor.execute(plan, { rebuild: () => build, format: "v1", rebroadcastInterval: "300 millis" })).pipe(
-          Effect.provide(Signers.layer(wallet.signer)),
-          Effect.asVoid
-        )
-    }, { discard: true })), { concurrency: 8, discard: true }))
+  const { millis } = yield* timed(
+    Effect.forEach(
+      wallets,
+      (wallet) =>
+        Effect.flatMap(
+          client.claims.positions({ wallet: wallet.signer.publicKey }),
+          (owedNow) =>
+            Effect.forEach(owedNow, ({ baseMint: mint, totalClaimableLamportsUserShare: amount }) => {
+              if (amount <= 0) {
+                return Effect.void
+              }
+              const build = client.claims.createPlan({
+                feeClaimer: wallet.signer.publicKey,
+                tokenMint: mint,
+                transactionFormat: "v1"
+              })
+              return Effect.flatMap(build, (plan) =>
+                PlanExecutor.execute(plan, {
+                  rebuild: () => build,
+                  format: "v1",
+                  rebroadcastInterval: "300 millis"
+                })).pipe(
+                  Effect.provide(Signers.layer(wallet.signer)),
+                  Effect.asVoid
+                )
+            }, { discard: true })
+        ),
+      { concurrency: 8, discard: true }
+    )
+  )
   return { claims, millis }
 }).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
 
@@ -79,12 +98,16 @@ const program = Effect.gen(function*() {
   const perMinute = (millis: number) => (claims / millis) * 60_000
   const k = median(keeperMillis)
   const b = median(bareMillis)
-  console.log(`@feeshare/keeper: ${claims} claims (${walletCount} wallets, ${tokens} tokens, v1), slots of 5 ms, ` +
-    `${rounds} alternating rounds, medians (node ${process.version})`)
+  console.log(
+    `@feeshare/keeper: ${claims} claims (${walletCount} wallets, ${tokens} tokens, v1), slots of 5 ms, ` +
+      `${rounds} alternating rounds, medians (node ${process.version})`
+  )
   console.log("| loop | ms | claims/min | ratio |")
   console.log("| --- | ---: | ---: | ---: |")
   console.log(`| bare PlanExecutor.execute loop (baseline) | ${b.toFixed(0)} | ${perMinute(b).toFixed(0)} | 1.00 |`)
-  console.log(`| keeper pass (workflow + journal) | ${k.toFixed(0)} | ${perMinute(k).toFixed(0)} | ${(k / b).toFixed(2)} |`)
+  console.log(
+    `| keeper pass (workflow + journal) | ${k.toFixed(0)} | ${perMinute(k).toFixed(0)} | ${(k / b).toFixed(2)} |`
+  )
   console.log(`target <= 1.3: ${k / b <= 1.3 ? "met" : "NOT met"}`)
 })
 

@@ -17,7 +17,6 @@ import * as Metrics from "./Metrics.js"
 import { reconcile } from "./Reconcile.js"
 import { Settings } from "./Settings.js"
 
-
 /**
  * How a position's run ended.
  *
@@ -66,7 +65,6 @@ export const ClaimWorkflow = Workflow.make({
   success: Outcome,
   idempotencyKey: ({ key }) => key
 })
-
 
 const planFee = (plan: Plan.TransactionPlan) =>
   Effect.map(
@@ -117,7 +115,9 @@ export const claimPosition = (payload: {
     const client = yield* FeeShareClient
     const config = options.config
     const wallet = wallets.get(payload.wallet)
-    if (wallet === undefined) return outcome({ outcome: "failed", tag: "UnknownWallet", message: `no key for ${payload.wallet}` })
+    if (wallet === undefined) {
+      return outcome({ outcome: "failed", tag: "UnknownWallet", message: `no key for ${payload.wallet}` })
+    }
     const commitment = config.commitment
     const rebroadcastInterval = options.rebroadcastInterval ?? "1 second"
 
@@ -128,7 +128,10 @@ export const claimPosition = (payload: {
     if (earlier.length > 0) {
       const claimed = earlier.find((row) => row.kind === "claim" && row.status === "landed")
       if (claimed !== undefined) {
-        const fees = earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce((s, r) => s + r.fee, 0n)
+        const fees = earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce(
+          (s, r) => s + r.fee,
+          0n
+        )
         return outcome({ outcome: "claimed", lamports: BigInt(claimable), fees, signatures: [claimed.signature] })
       }
       // nothing of the earlier attempt paid: what is claimable now?
@@ -149,7 +152,8 @@ export const claimPosition = (payload: {
             spentLamports: spent,
             neededLamports: needed,
             capLamports: BigInt(cap),
-            message: `the plan needs ${needed} lamports of fees; ${spent} were spent in the last hour, the cap is ${cap}`
+            message:
+              `the plan needs ${needed} lamports of fees; ${spent} were spent in the last hour, the cap is ${cap}`
           })
         }
         return plan
@@ -170,8 +174,10 @@ export const claimPosition = (payload: {
         beforeSend: (signed) =>
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
-            const decoded = yield* Effect.forEach(signed, ({ stage }) =>
-              WireTransaction.decode(stage.transaction, stage.encoding, stage.id))
+            const decoded = yield* Effect.forEach(
+              signed,
+              ({ stage }) => WireTransaction.decode(stage.transaction, stage.encoding, stage.id)
+            )
             const rows = signed.map(({ stage, transaction }, i): Journal.StageRow => ({
               key: payload.key,
               wallet: payload.wallet,
@@ -197,7 +203,9 @@ export const claimPosition = (payload: {
         onEvent: (event) => {
           switch (event._tag) {
             case "Submitted":
-              return options.hooks?.afterSend === undefined ? Effect.void : options.hooks.afterSend(event.stage, event.signature)
+              return options.hooks?.afterSend === undefined
+                ? Effect.void
+                : options.hooks.afterSend(event.stage, event.signature)
             case "Landed": {
               const row = signatures.get(event.stage)
               if (row === undefined) return Effect.void
@@ -210,7 +218,9 @@ export const claimPosition = (payload: {
             case "Failed": {
               const row = signatures.get(event.stage)
               if (row === undefined) return Effect.void
-              if (event.reason === "BlockhashExpired") return journal.settle(row.signature, "expired", null).pipe(Effect.orDie)
+              if (event.reason === "BlockhashExpired") {
+                return journal.settle(row.signature, "expired", null).pipe(Effect.orDie)
+              }
               if (event.reason === "TransactionFailed") {
                 landedFees.push(row.fee)
                 return journal.settle(row.signature, "failed", null).pipe(Effect.orDie)
@@ -238,7 +248,11 @@ export const claimPosition = (payload: {
       ),
       Effect.catchAll((error) =>
         Effect.succeed(outcome({
-          outcome: error._tag === "FeeCapReached" ? "fee-cap" : isRefusal(error) || error._tag === "InvalidPlan" ? "refused" : "failed",
+          outcome: error._tag === "FeeCapReached"
+            ? "fee-cap"
+            : isRefusal(error) || error._tag === "InvalidPlan"
+            ? "refused"
+            : "failed",
           tag: error._tag,
           message: error.message,
           fees: fees()

@@ -9,7 +9,15 @@
  *
  * @since 0.1.0
  */
-import { ClusterWorkflowEngine, Entity, RunnerAddress, ShardingConfig, Singleton, SqlMessageStorage, SqlRunnerStorage } from "@effect/cluster"
+import {
+  ClusterWorkflowEngine,
+  Entity,
+  RunnerAddress,
+  ShardingConfig,
+  Singleton,
+  SqlMessageStorage,
+  SqlRunnerStorage
+} from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, type Redacted, Schedule, Schema } from "effect"
@@ -74,10 +82,14 @@ export const layerWallets = Layer.unwrapEffect(Effect.gen(function*() {
     return WalletEntity.of({
       pass: () =>
         wallet === undefined
-          ? Effect.succeed(failedReport(address.entityId, "UnknownWallet", `this runner has no key for ${address.entityId}`))
+          ? Effect.succeed(
+            failedReport(address.entityId, "UnknownWallet", `this runner has no key for ${address.entityId}`)
+          )
           : permits.withPermits(1)(Effect.gen(function*() {
             const startedAt = yield* Clock.currentTimeMillis
-            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt: null }).pipe(Effect.orDie)
+            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt: null }).pipe(
+              Effect.orDie
+            )
             const report = yield* Keeper.walletPass(wallet)
             const finishedAt = yield* Clock.currentTimeMillis
             yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt }).pipe(Effect.orDie)
@@ -106,11 +118,24 @@ export const layerScheduler = (options: Pick<Options, "passTimeout" | "onRound">
           [...wallets.keys()],
           (wallet) =>
             client(wallet).pass({ pass: round }).pipe(
-              Effect.timeoutFail({ duration: timeout, onTimeout: () => ({ _tag: "PassTimeout", message: `no report within ${Duration.format(Duration.decode(timeout))}` }) }),
+              Effect.timeoutFail({
+                duration: timeout,
+                onTimeout: () => ({
+                  _tag: "PassTimeout",
+                  message: `no report within ${Duration.format(Duration.decode(timeout))}`
+                })
+              }),
               Effect.catchAllCause((cause) =>
                 Effect.as(
-                  Effect.logWarning("wallet pass did not report").pipe(Effect.annotateLogs({ wallet }), Effect.annotateLogs("cause", cause)),
-                  failedReport(wallet, "PassUnreported", "the wallet's runner did not report (it may have died: the next round retries)")
+                  Effect.logWarning("wallet pass did not report").pipe(
+                    Effect.annotateLogs({ wallet }),
+                    Effect.annotateLogs("cause", cause)
+                  ),
+                  failedReport(
+                    wallet,
+                    "PassUnreported",
+                    "the wallet's runner did not report (it may have died: the next round retries)"
+                  )
                 )
               )
             ),
@@ -162,7 +187,11 @@ export const layerRunner = (options: Options) =>
     return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStart), Layer.orDie)).pipe(
       Layer.provideMerge(socketLayer({ storage: "byo", shardingConfig })),
       Layer.provideMerge(storage),
-      Layer.provideMerge(PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(Layer.orDie))
+      Layer.provideMerge(
+        PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(
+          Layer.orDie
+        )
+      )
     )
   }))
 
@@ -187,8 +216,15 @@ export const layer = (keeper: Keeper.Options, options: Options) =>
  * @category layers
  */
 export const layerJournal = (postgresUrl: Redacted.Redacted<string>) =>
-  Layer.unwrapEffect(Effect.map(Effect.promise(() => import("@effect/sql-pg")), ({ PgClient }) =>
-    Journal.layer.pipe(Layer.provideMerge(PgClient.layer({ url: postgresUrl, applicationName: "feeshare-keeper status" })))))
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("@effect/sql-pg")),
+      ({ PgClient }) =>
+        Journal.layer.pipe(
+          Layer.provideMerge(PgClient.layer({ url: postgresUrl, applicationName: "feeshare-keeper status" }))
+        )
+    )
+  )
 
 /**
  * A runner as the cluster sees it.
@@ -212,10 +248,14 @@ export const runners = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const exists = yield* sql<{ readonly name: string | null }>`SELECT to_regclass('cluster_runners')::text AS name`
   if (exists[0]?.name === null || exists[0]?.name === undefined) return []
-  const rows = yield* sql<{ readonly address: string; readonly healthy: boolean; readonly last_heartbeat: Date | string }>`
+  const rows = yield* sql<
+    { readonly address: string; readonly healthy: boolean; readonly last_heartbeat: Date | string }
+  >`
     SELECT address, healthy, last_heartbeat FROM cluster_runners ORDER BY address`
   return rows.map((row): RunnerStatus => {
-    const parsed = Schema.decodeUnknownOption(Schema.parseJson(Schema.Struct({ host: Schema.String, port: Schema.Number })))(row.address)
+    const parsed = Schema.decodeUnknownOption(
+      Schema.parseJson(Schema.Struct({ host: Schema.String, port: Schema.Number }))
+    )(row.address)
     return {
       address: Option.match(parsed, { onNone: () => row.address, onSome: (a) => `${a.host}:${a.port}` }),
       healthy: row.healthy,

@@ -105,7 +105,9 @@ export declare namespace Journal {
     readonly recordSigned: (rows: ReadonlyArray<Omit<StageRow, "status" | "slot">>) => Effect.Effect<void, SqlError>
     readonly settle: (signature: string, status: StageStatus, slot: bigint | null) => Effect.Effect<void, SqlError>
     /** Stages still `signed`, oldest first (all, or of one wallet and mint). */
-    readonly unsettled: (filter?: { readonly wallet: string; readonly mint: string }) => Effect.Effect<ReadonlyArray<StageRow>, SqlError>
+    readonly unsettled: (
+      filter?: { readonly wallet: string; readonly mint: string }
+    ) => Effect.Effect<ReadonlyArray<StageRow>, SqlError>
     readonly stagesOf: (key: string) => Effect.Effect<ReadonlyArray<StageRow>, SqlError>
     /** Fees of the stages that landed (with or without error) since `sinceMillis`. */
     readonly feesSince: (sinceMillis: number) => Effect.Effect<bigint, SqlError>
@@ -114,7 +116,9 @@ export declare namespace Journal {
     readonly runCount: (wallet: string, mint: string) => Effect.Effect<number, SqlError>
     readonly runs: Effect.Effect<ReadonlyArray<RunRow>, SqlError>
     /** Runs of a wallet that journaled stages but recorded no outcome (cut short by a crash). */
-    readonly unrecorded: (wallet: string) => Effect.Effect<ReadonlyArray<{ readonly key: string; readonly mint: string }>, SqlError>
+    readonly unrecorded: (
+      wallet: string
+    ) => Effect.Effect<ReadonlyArray<{ readonly key: string; readonly mint: string }>, SqlError>
     /** A pass of `wallet` by `runner` began (`finishedAt` null) or ended. */
     readonly recordOwner: (row: OwnerRow) => Effect.Effect<void, SqlError>
     readonly owners: Effect.Effect<ReadonlyArray<OwnerRow>, SqlError>
@@ -216,7 +220,10 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
   // every commit still reaches the disk before the stage it records is sent
   yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
   // SQLite (one machine) or PostgreSQL (a cluster): only the row id's type differs
-  const id = sql.onDialectOrElse({ pg: () => sql.literal("BIGSERIAL PRIMARY KEY"), orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT") })
+  const id = sql.onDialectOrElse({
+    pg: () => sql.literal("BIGSERIAL PRIMARY KEY"),
+    orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT")
+  })
   yield* sql`CREATE TABLE IF NOT EXISTS keeper_stages (
     id ${id},
     signature TEXT NOT NULL UNIQUE,
@@ -287,17 +294,25 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
         )
       ),
     settle: (signature, status, slot) =>
-      sql`UPDATE keeper_stages SET status = ${status}, slot = ${slot === null ? null : String(slot)} WHERE signature = ${signature}`
+      sql`UPDATE keeper_stages SET status = ${status}, slot = ${
+        slot === null ? null : String(slot)
+      } WHERE signature = ${signature}`
         .pipe(Effect.asVoid),
     unsettled: (filter) =>
       (filter === undefined
         ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`
-        : sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY id`)
+        : sql<
+          RawStage
+        >`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY id`)
         .pipe(Effect.map((rows) => rows.map(stageOf))),
     stagesOf: (key) =>
-      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY id`.pipe(Effect.map((rows) => rows.map(stageOf))),
+      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY id`.pipe(
+        Effect.map((rows) => rows.map(stageOf))
+      ),
     feesSince: (sinceMillis) =>
-      sql<{ readonly fee: string }>`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
+      sql<
+        { readonly fee: string }
+      >`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
         .pipe(Effect.map((rows) => rows.reduce((sum, row) => sum + toBigint(row.fee), 0n))),
     recordRun: (row) =>
       sql`INSERT INTO keeper_runs ${
@@ -316,9 +331,10 @@ export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient>
         })
       }`.pipe(Effect.asVoid),
     runCount: (wallet, mint) =>
-      sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`.pipe(
-        Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
-      ),
+      sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`
+        .pipe(
+          Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
+        ),
     runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf))),
     unrecorded: (wallet) =>
       sql<{ readonly key: string; readonly mint: string }>`SELECT DISTINCT s.key, s.mint FROM keeper_stages s

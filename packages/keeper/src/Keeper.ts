@@ -26,7 +26,7 @@ import { reconcile } from "./Reconcile.js"
 import { type Options, Settings } from "./Settings.js"
 
 /** @since 0.1.0 */
-export { ClaimWorkflow, ClaimWorkflowLive, claimPosition, FeeCapReached, Outcome } from "./Claim.js"
+export { claimPosition, ClaimWorkflow, ClaimWorkflowLive, FeeCapReached, Outcome } from "./Claim.js"
 /** @since 0.1.0 */
 export { reconcile } from "./Reconcile.js"
 /** @since 0.1.0 */
@@ -63,7 +63,9 @@ export const WalletReport = Schema.Struct({
   /** Positions left alone by the policy (below the minimum, not allowed, denied). */
   skipped: Schema.Number,
   /** Partner/deployer vault claimables (reported, not claimed by the keeper). */
-  vaults: Schema.Array(Schema.Struct({ kind: Schema.String, quoteMint: Schema.String, claimableAmount: Schema.String })),
+  vaults: Schema.Array(
+    Schema.Struct({ kind: Schema.String, quoteMint: Schema.String, claimableAmount: Schema.String })
+  ),
   error: Schema.NullOr(Schema.Struct({ tag: Schema.String, message: Schema.String }))
 })
 
@@ -243,7 +245,9 @@ export const runForever = <R>(onPass: (report: PassReport) => Effect.Effect<void
     const { options } = yield* Settings
     while (true) {
       const report = yield* pass.pipe(
-        Effect.tapError((error) => Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))),
+        Effect.tapError((error) =>
+          Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))
+        ),
         Effect.option
       )
       if (Option.isSome(report)) yield* onPass(report.value)
@@ -296,4 +300,3 @@ export const layerJournal = (file: string) =>
     Effect.map(Effect.promise(() => import("@effect/sql-libsql")), ({ LibsqlClient }) =>
       Journal.layer.pipe(Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))))
   )
-

@@ -11,15 +11,23 @@ const rendered: Array<Effect.Effect<string>> = []
 
 const counter = (name: string, help: string) => {
   const metric = Metric.counter(name, { description: help, incremental: true })
-  rendered.push(Effect.map(Metric.value(metric), (state) =>
-    `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${state.count}\n`))
+  rendered.push(
+    Effect.map(
+      Metric.value(metric),
+      (state) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${state.count}\n`
+    )
+  )
   return metric
 }
 
 const bigCounter = (name: string, help: string) => {
   const metric = Metric.counter(name, { description: help, incremental: true, bigint: true })
-  rendered.push(Effect.map(Metric.value(metric), (state) =>
-    `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${state.count}\n`))
+  rendered.push(
+    Effect.map(
+      Metric.value(metric),
+      (state) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${state.count}\n`
+    )
+  )
   return metric
 }
 
@@ -42,13 +50,19 @@ export const lamportsClaimed = bigCounter(
  * @since 0.1.0
  * @category metrics
  */
-export const feesSpent = bigCounter("feeshare_keeper_fees_lamports_total", "Network fees of the keeper's transactions that landed")
+export const feesSpent = bigCounter(
+  "feeshare_keeper_fees_lamports_total",
+  "Network fees of the keeper's transactions that landed"
+)
 
 /**
  * @since 0.1.0
  * @category metrics
  */
-export const rateLimitWaits = counter("feeshare_keeper_rate_limit_waits_total", "Waits for the API rate limit or the shared budget")
+export const rateLimitWaits = counter(
+  "feeshare_keeper_rate_limit_waits_total",
+  "Waits for the API rate limit or the shared budget"
+)
 
 /**
  * @since 0.1.0
@@ -60,7 +74,10 @@ export const rebuilds = counter("feeshare_keeper_rebuilds_total", "Plans rebuilt
  * @since 0.1.0
  * @category metrics
  */
-export const rebroadcasts = counter("feeshare_keeper_rebroadcasts_total", "Journaled transactions sent again after a restart")
+export const rebroadcasts = counter(
+  "feeshare_keeper_rebroadcasts_total",
+  "Journaled transactions sent again after a restart"
+)
 
 /**
  * @since 0.1.0

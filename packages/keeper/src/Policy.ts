@@ -13,7 +13,9 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Yaml from "yaml"
 
 const Lamports = Schema.Number.pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, { message: () => "must be a whole number of lamports, 0 or more" })
+  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
+    message: () => "must be a whole number of lamports, 0 or more"
+  })
 )
 
 const Mints = Schema.Array(PublicKey.PublicKey)
@@ -131,7 +133,9 @@ const invalid = (source: string, issues: ReadonlyArray<Issue>) =>
   new ConfigInvalid({
     source,
     issues,
-    message: `${source}: ${issues.map((issue) => issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`).join("; ")}`
+    message: `${source}: ${
+      issues.map((issue) => issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`).join("; ")
+    }`
   })
 
 /**
@@ -190,15 +194,17 @@ export const load = Effect.fn("Policy.load")(function*(path: string) {
  * @category models
  */
 export type Overrides = {
-  readonly [K in
-    | "dryRun"
-    | "database"
-    | "transactionFormat"
-    | "commitment"
-    | "maxFeesPerHourLamports"
-    | "minClaimableLamports"
-    | "intervalSeconds"
-    | "concurrency"]?: Config[K] | undefined
+  readonly [
+    K in
+      | "dryRun"
+      | "database"
+      | "transactionFormat"
+      | "commitment"
+      | "maxFeesPerHourLamports"
+      | "minClaimableLamports"
+      | "intervalSeconds"
+      | "concurrency"
+  ]?: Config[K] | undefined
 }
 
 /**

@@ -16,7 +16,6 @@ const sendableOf = (row: Journal.StageRow): Chain.Sendable => ({
   lastValidBlockHeight: Option.some(row.lastValidBlockHeight)
 })
 
-
 /**
  * Settles every journaled stage with no known fate (all, or one wallet's position): landed,
  * failed, or, when the chain does not know it, the same bytes are sent again while they can
@@ -58,9 +57,10 @@ export const reconcile = (
         const first = group[0]
         if (first === undefined) return
         const landed = new Set(
-          (yield* journal.stagesOf(first.key)).filter((row) => row.round === first.round && row.status === "landed").map((
-            row
-          ) => row.stage)
+          (yield* journal.stagesOf(first.key)).filter((row) => row.round === first.round && row.status === "landed")
+            .map((
+              row
+            ) => row.stage)
         )
         for (const row of group) {
           const known = yield* chain.signatureStatus(row.signature, { searchHistory: true })
@@ -83,7 +83,11 @@ export const reconcile = (
                 Effect.annotateLogs({ wallet: row.wallet, mint: row.mint, stage: row.stage, signature: row.signature })
               )
             }
-            const confirmOptions = { commitment, rebroadcastInterval: options.rebroadcastInterval ?? "1 second", skipPreflight: true }
+            const confirmOptions = {
+              commitment,
+              rebroadcastInterval: options.rebroadcastInterval ?? "1 second",
+              skipPreflight: true
+            }
             outcome = yield* Chain.submit(sendableOf(row), confirmOptions).pipe(
               Effect.flatMap((submitted) => Chain.confirm(submitted, confirmOptions)),
               Effect.map((done) => ({ status: "landed" as const, slot: done.slot })),

@@ -79,7 +79,13 @@ export const read = Effect.gen(function*() {
       e.failures.push({ mint: run.mint, outcome: run.outcome, tag: run.tag, message: run.message, at: run.at })
     }
   }
-  for (const row of pending) entry(row.wallet).pending.push({ key: row.key, stage: row.stage, signature: row.signature })
+  for (const row of pending) {
+    entry(row.wallet).pending.push({ key: row.key, stage: row.stage, signature: row.signature })
+  }
   for (const wallet of owners.keys()) entry(wallet)
-  return [...byWallet.entries()].map(([wallet, e]): WalletStatus => ({ wallet, ...e, owner: owners.get(wallet) ?? null }))
+  return [...byWallet.entries()].map(([wallet, e]): WalletStatus => ({
+    wallet,
+    ...e,
+    owner: owners.get(wallet) ?? null
+  }))
 })

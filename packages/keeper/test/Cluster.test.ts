@@ -11,14 +11,26 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Redacted } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { keyFile, ledgerFates, owed, positions, recordingProxy, sandboxLayer, temporaryDirectory, wsolBalance } from "./support/fixture.js"
+import {
+  keyFile,
+  ledgerFates,
+  owed,
+  positions,
+  recordingProxy,
+  sandboxLayer,
+  temporaryDirectory,
+  wsolBalance
+} from "./support/fixture.js"
 import { kill, postgres, query, startRunner, until } from "./support/runners.js"
 
 describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
-  layer(sandboxLayer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "keeper-cluster", rateLimit: 1_000_000 }), {
-    excludeTestServices: true,
-    timeout: "300 seconds"
-  })((it) => {
+  layer(
+    sandboxLayer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "keeper-cluster", rateLimit: 1_000_000 }),
+    {
+      excludeTestServices: true,
+      timeout: "300 seconds"
+    }
+  )((it) => {
     it.effect("30 wallets claimed exactly once across 3 runners, one killed mid-run; a restarted cluster claims nothing twice", () =>
       Effect.gen(function*() {
         const info = yield* SandboxInfo
@@ -34,12 +46,15 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         const balances = yield* Effect.forEach(wallets, (w) => wsolBalance(w.signer.publicKey))
 
         const config = join(dir, "keeper.json")
-        writeFileSync(config, JSON.stringify({
-          wallets: wallets.map((w) => ({ keypair: w.path })),
-          transactionFormat: "v1",
-          intervalSeconds: 1,
-          concurrency: 4
-        }))
+        writeFileSync(
+          config,
+          JSON.stringify({
+            wallets: wallets.map((w) => ({ keypair: w.path })),
+            transactionFormat: "v1",
+            intervalSeconds: 1,
+            concurrency: 4
+          })
+        )
         const environment = {
           config,
           postgresUrl: server.url,
@@ -51,8 +66,9 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         // runner A, alone, stops after sending its first claim stages; then B and C join and A is killed
         const a = yield* startRunner({ ...environment, hook: "after-send:claim" })
         yield* Effect.promise(() => a.printed(/keeper-hook after-send claim/))
-        const ownedByA = (yield* query<{ wallet: string }>(client, "SELECT wallet FROM keeper_owners WHERE runner = $1", [a.name]))
-          .map((row) => row.wallet)
+        const ownedByA =
+          (yield* query<{ wallet: string }>(client, "SELECT wallet FROM keeper_owners WHERE runner = $1", [a.name]))
+            .map((row) => row.wallet)
         assert.isAbove(ownedByA.length, 0, "runner A owned wallets when it was killed")
         const b = yield* startRunner(environment)
         const c = yield* startRunner(environment)
@@ -68,20 +84,32 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         const runs = yield* claimedRuns
         assert.strictEqual(runs.length, 60, "one claimed run per position")
         assert.strictEqual(new Set(runs.map((r) => `${r.wallet}/${r.mint}`)).size, 60)
-        assert.isTrue(runs.every((r) => r.runner === b.name || r.runner === c.name), "the survivors recorded every claim")
+        assert.isTrue(
+          runs.every((r) => r.runner === b.name || r.runner === c.name),
+          "the survivors recorded every claim"
+        )
 
         // the killed runner's wallets moved: each has passed since on B or C
         yield* until(
           "A's wallets to pass elsewhere",
           Effect.map(
-            query<{ wallet: string; runner: string; finished_at: string | null }>(client, "SELECT * FROM keeper_owners"),
-            (rows) => ownedByA.every((wallet) => rows.some((r) => r.wallet === wallet && r.runner !== a.name && r.finished_at !== null))
+            query<{ wallet: string; runner: string; finished_at: string | null }>(
+              client,
+              "SELECT * FROM keeper_owners"
+            ),
+            (rows) =>
+              ownedByA.every((wallet) =>
+                rows.some((r) => r.wallet === wallet && r.runner !== a.name && r.finished_at !== null)
+              )
           )
         )
 
         // balances rose by exactly what was owed; nothing is owed now
         for (const [i, wallet] of wallets.entries()) {
-          const owedTotal = [...(before.get(wallet.signer.publicKey)?.values() ?? [])].reduce((s, n) => s + BigInt(n), 0n)
+          const owedTotal = [...(before.get(wallet.signer.publicKey)?.values() ?? [])].reduce(
+            (s, n) => s + BigInt(n),
+            0n
+          )
           assert.strictEqual((yield* wsolBalance(wallet.signer.publicKey)) - balances[i]!, owedTotal, `wallet ${i}`)
         }
         const after = yield* owed(wallets)
@@ -95,7 +123,11 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         for (let i = 1; i < timed.length; i++) {
           const [previous, next] = [timed[i - 1]!, timed[i]!]
           if (previous.wallet !== next.wallet) continue
-          assert.isAtMost(Number(previous.at), Number(next.started_at), `wallet ${next.wallet}: ${previous.runner} then ${next.runner}`)
+          assert.isAtMost(
+            Number(previous.at),
+            Number(next.started_at),
+            `wallet ${next.wallet}: ${previous.runner} then ${next.runner}`
+          )
         }
 
         // the send log: every transaction sent was journaled first, and no stage of any run has
@@ -106,7 +138,9 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         )
         const fates = yield* ledgerFates(proxy.sent)
         const journaled = new Set(stages.map((s) => s.signature))
-        for (const fate of fates) assert.isTrue(journaled.has(fate.signature), `sent but not journaled: ${fate.signature}`)
+        for (const fate of fates) {
+          assert.isTrue(journaled.has(fate.signature), `sent but not journaled: ${fate.signature}`)
+        }
         const landedPerStage = new Map<string, number>()
         for (const fate of fates.filter((f) => f.landed)) {
           const row = stages.find((s) => s.signature === fate.signature)!
@@ -125,7 +159,10 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         yield* until(
           "every wallet to pass after the restart",
           Effect.map(
-            query<{ started_at: string; finished_at: string | null }>(client, "SELECT started_at, finished_at FROM keeper_owners"),
+            query<{ started_at: string; finished_at: string | null }>(
+              client,
+              "SELECT started_at, finished_at FROM keeper_owners"
+            ),
             (rows) => rows.length === 30 && rows.every((r) => Number(r.started_at) > restart && r.finished_at !== null)
           )
         )

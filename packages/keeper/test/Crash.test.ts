@@ -13,8 +13,8 @@ import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  keyFile,
   type KeyFile,
+  keyFile,
   ledgerFates,
   owed,
   positions,
@@ -42,7 +42,10 @@ const scenario = (wallet: KeyFile, hook: string) =>
     const proxy = yield* recordingProxy
     const dir = temporaryDirectory("keeper-crash-")
     const config = join(dir, "keeper.json")
-    writeFileSync(config, JSON.stringify({ wallets: [{ keypair: wallet.path }], transactionFormat: "v1", database: "keeper.db" }))
+    writeFileSync(
+      config,
+      JSON.stringify({ wallets: [{ keypair: wallet.path }], transactionFormat: "v1", database: "keeper.db" })
+    )
     const owner = wallet.signer.publicKey
     const [before] = [...(yield* owed([wallet])).values()]
     const amount = [...(before?.values() ?? [])].reduce((s, n) => s + BigInt(n), 0n)
@@ -86,7 +89,10 @@ const scenario = (wallet: KeyFile, hook: string) =>
   }).pipe(Effect.scoped)
 
 describe("Keeper crash safety (spawned processes, kill -9)", () => {
-  layer(sandboxLayer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "keeper-crash" }), { excludeTestServices: true, timeout: "120 seconds" })(
+  layer(sandboxLayer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "keeper-crash" }), {
+    excludeTestServices: true,
+    timeout: "120 seconds"
+  })(
     (it) => {
       it.effect("killed after the claim stage was sent, before it was confirmed: the restart finds it landed, sends nothing new", () =>
         Effect.gen(function*() {

@@ -45,7 +45,10 @@ describe("Keeper crash safety: journaled stages that expired while the keeper wa
 
         const proxy = yield* recordingProxy
         const config = join(dir, "keeper.json")
-        writeFileSync(config, JSON.stringify({ wallets: [{ keypair: wallet.path }], transactionFormat: "v1", database: "keeper.db" }))
+        writeFileSync(
+          config,
+          JSON.stringify({ wallets: [{ keypair: wallet.path }], transactionFormat: "v1", database: "keeper.db" })
+        )
 
         const crashed = yield* keeperProcess({ config, rpcUrl: proxy.url, hook: "after-journal:claim" })
         assert.strictEqual(crashed.signal, "SIGKILL", crashed.stderr)

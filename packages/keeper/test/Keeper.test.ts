@@ -24,7 +24,10 @@ describe("Keeper", () => {
         // every wallet has two positions; token 0's are the smallest: the threshold leaves them alone
         const amountOf = (mint: string) => [...before.values()].map((m) => m.get(mint) ?? 0).find((n) => n > 0) ?? 0
         const threshold = amountOf(mints[1]!)
-        assert.isTrue(amountOf(mints[0]!) > 0 && amountOf(mints[0]!) < threshold, `token 0 owes ${amountOf(mints[0]!)} < ${threshold}`)
+        assert.isTrue(
+          amountOf(mints[0]!) > 0 && amountOf(mints[0]!) < threshold,
+          `token 0 owes ${amountOf(mints[0]!)} < ${threshold}`
+        )
         const balances = yield* Effect.forEach(wallets, (w) => wsolBalance(w.signer.publicKey))
 
         const keeperLayer = yield* keeper(wallets, { minClaimableLamports: threshold, transactionFormat: "v0" })

@@ -21,7 +21,14 @@ describe("Policy", () => {
   it.effect("reads YAML by extension", () =>
     Effect.gen(function*() {
       const config = yield* Policy.parse(
-        ["wallets:", "  - directory: keys", "    minClaimableLamports: 5000", `    deny: [${MINT}]`, "maxFeesPerHourLamports: 100000", "dryRun: true"].join("\n"),
+        [
+          "wallets:",
+          "  - directory: keys",
+          "    minClaimableLamports: 5000",
+          `    deny: [${MINT}]`,
+          "maxFeesPerHourLamports: 100000",
+          "dryRun: true"
+        ].join("\n"),
         "keeper.yaml"
       )
       assert.deepStrictEqual(config.wallets[0], { directory: "keys", minClaimableLamports: 5000, deny: [MINT] })
@@ -49,7 +56,9 @@ describe("Policy", () => {
 
   it.effect("refuses unknown fields, an empty wallet list, and bad JSON", () =>
     Effect.gen(function*() {
-      const unknown = yield* Effect.flip(Policy.parse(JSON.stringify({ wallets: [{ keypair: "a" }], dryrun: true }), "k.json"))
+      const unknown = yield* Effect.flip(
+        Policy.parse(JSON.stringify({ wallets: [{ keypair: "a" }], dryrun: true }), "k.json")
+      )
       assert.include(unknown.issues.map((i) => i.path), "dryrun")
       const empty = yield* Effect.flip(Policy.parse(JSON.stringify({ wallets: [] }), "k.json"))
       assert.include(empty.issues.map((i) => i.path), "wallets")
@@ -95,7 +104,9 @@ describe("Policy", () => {
       assert.strictEqual(wallets[2]?.source, "env:KEEPER_TEST_KEY")
 
       process.env.KEEPER_TEST_KEY = secret(1).replace("]", ",1]")
-      const bad = yield* Effect.either(Policy.wallets(yield* Policy.decode({ wallets: [{ env: "KEEPER_TEST_KEY" }] }), dir))
+      const bad = yield* Effect.either(
+        Policy.wallets(yield* Policy.decode({ wallets: [{ env: "KEEPER_TEST_KEY" }] }), dir)
+      )
       assert.isTrue(Either.isLeft(bad))
       if (Either.isLeft(bad)) {
         assert.strictEqual(bad.left._tag, "WalletUnavailable")

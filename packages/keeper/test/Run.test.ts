@@ -12,7 +12,10 @@ import { keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "./su
 import { startRunner } from "./support/runners.js"
 
 describe("keeper run (one machine)", () => {
-  layer(sandboxLayer({ port: 0, slotMillis: 20, seed: "keeper-run" }), { excludeTestServices: true, timeout: "120 seconds" })((it) => {
+  layer(sandboxLayer({ port: 0, slotMillis: 20, seed: "keeper-run" }), {
+    excludeTestServices: true,
+    timeout: "120 seconds"
+  })((it) => {
     it.effect("passes forever: the first pass claims everything, later passes claim nothing, metrics after each pass", () =>
       Effect.gen(function*() {
         const info = yield* SandboxInfo
@@ -20,7 +23,14 @@ describe("keeper run (one machine)", () => {
         const wallets = yield* Effect.forEach([0, 1, 2, 3], (i) => keyFile(dir, `w${i}`))
         yield* positions({ wallets, tokens: 1, claimersPerToken: 4, buySol: () => 2n })
         const config = join(dir, "keeper.json")
-        writeFileSync(config, JSON.stringify({ wallets: wallets.map((w) => ({ keypair: w.path })), transactionFormat: "v1", intervalSeconds: 1 }))
+        writeFileSync(
+          config,
+          JSON.stringify({
+            wallets: wallets.map((w) => ({ keypair: w.path })),
+            transactionFormat: "v1",
+            intervalSeconds: 1
+          })
+        )
         const metrics = join(dir, "keeper.prom")
         const runner = yield* startRunner({
           config,
@@ -31,7 +41,9 @@ describe("keeper run (one machine)", () => {
         })
         yield* Effect.promise(() => runner.printed(/pass done \(claimed=4, wallets=4\)/))
         // two more passes, each finding nothing
-        yield* Effect.promise(() => runner.printed(/pass done \(claimed=0, wallets=4\)[\s\S]*pass done \(claimed=0, wallets=4\)/))
+        yield* Effect.promise(() =>
+          runner.printed(/pass done \(claimed=0, wallets=4\)[\s\S]*pass done \(claimed=0, wallets=4\)/)
+        )
         assert.match(readFileSync(metrics, "utf8"), /feeshare_keeper_claims_landed_total 4\b/)
         const after = yield* owed(wallets)
         assert.isTrue([...after.values()].every((byMint) => [...byMint.values()].every((n) => n === 0)))

@@ -6,7 +6,16 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Keeper from "../src/Keeper.js"
 import * as Status from "../src/Status.js"
-import { keeper, keyFile, owed, positions, sandboxLayer, solBalance, temporaryDirectory, wsolBalance } from "./support/fixture.js"
+import {
+  keeper,
+  keyFile,
+  owed,
+  positions,
+  sandboxLayer,
+  solBalance,
+  temporaryDirectory,
+  wsolBalance
+} from "./support/fixture.js"
 
 describe("Keeper policy", () => {
   // the first two plans are tampered with (one stage's bytes no longer match its hash), then honest ones
@@ -29,15 +38,22 @@ describe("Keeper policy", () => {
           return { report, status }
         }).pipe(Effect.provide(yield* keeper(wallets, { transactionFormat: "v1", concurrency: 1 })))
         const refused = hostile.report.wallets.flatMap((w) => w.positions)
-        assert.deepStrictEqual(refused.map((p) => [p.outcome, p.tag]), [["refused", "MessageHashMismatch"], ["refused", "MessageHashMismatch"]])
+        assert.deepStrictEqual(refused.map((p) => [p.outcome, p.tag]), [["refused", "MessageHashMismatch"], [
+          "refused",
+          "MessageHashMismatch"
+        ]])
         assert.deepStrictEqual(refused.map((p) => p.signatures.length), [0, 0])
-        assert.deepStrictEqual(hostile.status.map((s) => s.failures.map((f) => f.tag)), [["MessageHashMismatch"], ["MessageHashMismatch"]])
+        assert.deepStrictEqual(hostile.status.map((s) => s.failures.map((f) => f.tag)), [["MessageHashMismatch"], [
+          "MessageHashMismatch"
+        ]])
         assert.deepStrictEqual(hostile.status.map((s) => s.pending.length), [0, 0])
         // nothing signed, so nothing paid
         assert.deepStrictEqual(yield* Effect.forEach(wallets, (w) => solBalance(w.signer.publicKey)), sol)
 
         // dry run (honest plans from here on): verified and reported, nothing signed or sent
-        const dry = yield* Keeper.pass.pipe(Effect.provide(yield* keeper(wallets, { transactionFormat: "v1", dryRun: true })))
+        const dry = yield* Keeper.pass.pipe(
+          Effect.provide(yield* keeper(wallets, { transactionFormat: "v1", dryRun: true }))
+        )
         assert.deepStrictEqual(dry.wallets.flatMap((w) => w.positions).map((p) => p.outcome), ["dry-run", "dry-run"])
         assert.deepStrictEqual(yield* Effect.forEach(wallets, (w) => solBalance(w.signer.publicKey)), sol)
         assert.deepStrictEqual(yield* owed(wallets), before)
@@ -46,7 +62,11 @@ describe("Keeper policy", () => {
         const capped = yield* Effect.gen(function*() {
           const first = yield* Keeper.pass
           return first
-        }).pipe(Effect.provide(yield* keeper(wallets, { transactionFormat: "v1", concurrency: 1, maxFeesPerHourLamports: 40_000 })))
+        }).pipe(
+          Effect.provide(
+            yield* keeper(wallets, { transactionFormat: "v1", concurrency: 1, maxFeesPerHourLamports: 40_000 })
+          )
+        )
         const outcomes = capped.wallets.flatMap((w) => w.positions).map((p) => [p.outcome, p.tag])
         assert.deepStrictEqual(outcomes, [["claimed", null], ["fee-cap", "FeeCapReached"]])
         const [claimed, stopped] = wallets

@@ -40,7 +40,9 @@ const asProperty = (value: unknown): JsonProperty => (typeof value === "object" 
 
 const parameters = (tool: (typeof toolkit.tools)[keyof typeof toolkit.tools]): string => {
   const json = Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast)
-  const properties: Record<string, unknown> = "properties" in json && typeof json.properties === "object" ? json.properties : {}
+  const properties: Record<string, unknown> = "properties" in json && typeof json.properties === "object"
+    ? json.properties
+    : {}
   const required: ReadonlyArray<unknown> = "required" in json && Array.isArray(json.required) ? json.required : []
   const schema = {
     required,
@@ -67,7 +69,9 @@ export const toolTable = (): ReadonlyArray<string> => [
   ...Object.values(toolkit.tools).map((tool) => {
     const signs = tool.name === "execute" ? "yes" : tool.name === "login" ? "a login message" : "no"
     const readOnly = Context.get(tool.annotations, Tool.Readonly)
-    return `| \`${tool.name}\` | ${cell(tool.description ?? "")}${readOnly ? "" : " (changes state)"} | ${signs} | ${cell(parameters(tool))} |`
+    return `| \`${tool.name}\` | ${cell(tool.description ?? "")}${readOnly ? "" : " (changes state)"} | ${signs} | ${
+      cell(parameters(tool))
+    } |`
   })
 ]
 
@@ -147,7 +151,14 @@ export const reference = (): string =>
         mcpServers: {
           feeshare: {
             command: "npx",
-            args: ["@feeshare/cli", "mcp", "--keypair", "/home/me/.config/solana/agent.json", "--policy", "/home/me/feeshare-policy.json"],
+            args: [
+              "@feeshare/cli",
+              "mcp",
+              "--keypair",
+              "/home/me/.config/solana/agent.json",
+              "--policy",
+              "/home/me/feeshare-policy.json"
+            ],
             env: { FEESHARE_API_KEY: "fs_...", FEESHARE_BASE_URL: "https://api.example/api/v1" }
           }
         }
@@ -172,7 +183,11 @@ export const reference = (): string =>
     "",
     "```json",
     JSON.stringify(
-      { mcpServers: { feeshare: { type: "http", url: "http://127.0.0.1:8788/mcp", headers: { Authorization: "Bearer <token>" } } } },
+      {
+        mcpServers: {
+          feeshare: { type: "http", url: "http://127.0.0.1:8788/mcp", headers: { Authorization: "Bearer <token>" } }
+        }
+      },
       null,
       2
     ),

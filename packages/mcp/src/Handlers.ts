@@ -21,13 +21,6 @@ import { toolkit } from "./Tools.js"
 
 export {
   /**
-   * A claim preview's limits on what a rebuilt plan may be.
-   *
-   * @since 0.1.0
-   * @category models
-   */
-  type ClaimBound,
-  /**
    * The bound a claim preview sets: its operation, asset, signers, accounts per stage kind and
    * costliest stage.
    *
@@ -35,6 +28,13 @@ export {
    * @category verification
    */
   boundOf,
+  /**
+   * A claim preview's limits on what a rebuilt plan may be.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type ClaimBound,
   /**
    * Checks a rebuilt claim plan against its preview's bound (see `internal/claimBound`).
    *

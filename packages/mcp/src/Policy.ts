@@ -10,7 +10,9 @@ import { PublicKey } from "@feeshare/domain"
 import { Clock, Effect, Either, ParseResult, Ref, Schema } from "effect"
 
 const Lamports = Schema.Number.pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, { message: () => "must be a whole number of lamports, 0 or more" })
+  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
+    message: () => "must be a whole number of lamports, 0 or more"
+  })
 )
 
 /**
@@ -39,7 +41,8 @@ export const Policy = Schema.Struct({
     description: "the most network fees (base + priority, in lamports) the transactions of any 24 hours may cost"
   }),
   askHuman: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }).annotations({
-    description: "execute asks the human to approve each preview (MCP elicitation); a client that cannot ask gets every execute refused"
+    description:
+      "execute asks the human to approve each preview (MCP elicitation); a client that cannot ask gets every execute refused"
   }),
   previewTtlSeconds: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3600)), { exact: true, default: () => 120 })
     .annotations({ description: "how long a preview id may be executed (default 120)" }),
@@ -107,7 +110,9 @@ export const decode = (input: unknown, source = "policy"): Effect.Effect<Policy,
         new PolicyInvalid({
           source,
           message: `${source}: ${
-            ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`)
+            ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+              `${issue.path.join(".") || "(root)"} ${issue.message}`
+            )
               .join("; ")
           }`
         })
@@ -147,7 +152,9 @@ export const load = Effect.fn("Policy.load")(function*(path: string) {
 export const checkMint = (policy: Policy, mint: string): Effect.Effect<void, PolicyViolation> =>
   policy.allowedMints === undefined || mint === nativeMint || policy.allowedMints.includes(mint)
     ? Effect.void
-    : Effect.fail(new PolicyViolation({ rule: "allowedMints", message: `the mint ${mint} is not in the policy's allowedMints` }))
+    : Effect.fail(
+      new PolicyViolation({ rule: "allowedMints", message: `the mint ${mint} is not in the policy's allowedMints` })
+    )
 
 /**
  * Refuses every write in read-only mode.
@@ -187,7 +194,9 @@ export interface Spending {
     lamports: bigint
   ) => Effect.Effect<void, PolicyViolation>
   /** What is left of each daily cap (`null`: no cap). */
-  readonly remaining: Effect.Effect<{ readonly swapLamports: bigint | null; readonly networkFeesLamports: bigint | null }>
+  readonly remaining: Effect.Effect<
+    { readonly swapLamports: bigint | null; readonly networkFeesLamports: bigint | null }
+  >
 }
 
 /**
@@ -214,7 +223,9 @@ export const makeSpending = (policy: Policy): Effect.Effect<Spending> =>
               Effect.fail(
                 new PolicyViolation({
                   rule: rules[kind],
-                  message: `${lamports} lamports more would pass ${rules[kind]} (${cap}; ${sum(list)} spent in the last 24 hours)`
+                  message: `${lamports} lamports more would pass ${rules[kind]} (${cap}; ${
+                    sum(list)
+                  } spent in the last 24 hours)`
                 })
               ),
               { ...all, [kind]: list }

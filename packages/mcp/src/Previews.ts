@@ -64,28 +64,32 @@ export const make = <A>(ttlMillis: number): Effect.Effect<Store<A>> =>
           })),
       take: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.flatten(Ref.modify(ref, (entries): readonly [Effect.Effect<A, PreviewUnavailable>, Map<string, Entry<A>>] => {
-            const entry = entries.get(id)
-            const next = new Map(entries)
-            next.delete(id)
-            if (entry === undefined) {
-              return [
-                Effect.fail(
-                  new PreviewUnavailable({
-                    reason: "unknown",
-                    message: "unknown preview id: it was never issued or has already been executed (an id works once)"
-                  })
-                ),
-                entries
-              ] as const
-            }
-            if (entry.expiresAt <= now) {
-              return [
-                Effect.fail(new PreviewUnavailable({ reason: "expired", message: "the preview has expired: prepare again" })),
-                next
-              ] as const
-            }
-            return [Effect.succeed(entry.value), next] as const
-          })))
+          Effect.flatten(
+            Ref.modify(ref, (entries): readonly [Effect.Effect<A, PreviewUnavailable>, Map<string, Entry<A>>] => {
+              const entry = entries.get(id)
+              const next = new Map(entries)
+              next.delete(id)
+              if (entry === undefined) {
+                return [
+                  Effect.fail(
+                    new PreviewUnavailable({
+                      reason: "unknown",
+                      message: "unknown preview id: it was never issued or has already been executed (an id works once)"
+                    })
+                  ),
+                  entries
+                ] as const
+              }
+              if (entry.expiresAt <= now) {
+                return [
+                  Effect.fail(
+                    new PreviewUnavailable({ reason: "expired", message: "the preview has expired: prepare again" })
+                  ),
+                  next
+                ] as const
+              }
+              return [Effect.succeed(entry.value), next] as const
+            })
+          ))
     })
   )

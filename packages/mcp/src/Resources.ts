@@ -27,8 +27,11 @@ const encodePolicy = Schema.encodeSync(Policy.Policy)
  * @since 0.1.0
  * @category resources
  */
-export const policyDocument = Effect.map(Handlers.Environment, ({ policy, signers }) =>
-  JSON.stringify({ ...encodePolicy(policy), wallets: signers.map((signer) => signer.publicKey) }, null, 2))
+export const policyDocument = Effect.map(
+  Handlers.Environment,
+  ({ policy, signers }) =>
+    JSON.stringify({ ...encodePolicy(policy), wallets: signers.map((signer) => signer.publicKey) }, null, 2)
+)
 
 /**
  * The URI of a docs page resource.
@@ -57,7 +60,8 @@ export const layer = Object.entries(pages).reduce(
   McpServer.resource({
     uri: policyUri,
     name: "policy",
-    description: "The policy this server enforces (set by the human with flags and the policy file; no tool can change it)",
+    description:
+      "The policy this server enforces (set by the human with flags and the policy file; no tool can change it)",
     mimeType: "application/json",
     content: policyDocument
   })

@@ -60,11 +60,16 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
   readonly readOnly: boolean
   readonly keypair: Option.Option<string>
 }) {
-  const loaded = Option.isSome(options.policyFile) ? yield* Policy.load(options.policyFile.value) : yield* Policy.decode({})
+  const loaded = Option.isSome(options.policyFile)
+    ? yield* Policy.load(options.policyFile.value)
+    : yield* Policy.decode({})
   const policy: Policy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
   if (policy.readOnly) return { policy, signers: [] as ReadonlyArray<Signer.Signer.Service> }
   const base = Option.isSome(options.policyFile) ? dirname(resolve(options.policyFile.value)) : process.cwd()
-  const files = [...Option.toArray(options.keypair), ...policy.wallets.map((file) => (isAbsolute(file) ? file : resolve(base, file)))]
+  const files = [
+    ...Option.toArray(options.keypair),
+    ...policy.wallets.map((file) => (isAbsolute(file) ? file : resolve(base, file)))
+  ]
   const signers = yield* Effect.forEach(files, (file) => LocalSigner.fromKeygenFile(file))
   return { policy, signers }
 })
@@ -181,7 +186,9 @@ export const layerHttp = (
     serverLayer(options),
     Layer.unwrapEffect(Effect.map(HttpServer.HttpServer, ({ address }) =>
       HttpRouter.Default.serve(guard(options.token, address._tag === "TcpAddress" ? address.port : 0)))),
-    Layer.effectDiscard(HttpServer.addressFormattedWith((address) => options.onListening(`${address}${httpPath}`)))
+    Layer.effectDiscard(HttpServer.addressFormattedWith((address) =>
+      options.onListening(`${address}${httpPath}`)
+    ))
   ).pipe(
     Layer.provide(McpServer.layerHttp({ name: options.name ?? "feeshare", version: options.version, path: httpPath })),
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: "127.0.0.1" }))

@@ -6,8 +6,20 @@
  * @since 0.1.0
  */
 import { McpSchema, Tool, Toolkit } from "@effect/ai"
-import { AgentAuth, Analytics, Api, Claims, Evm, FeeShare, Identity, Launch, PublicKey, RateLimit, Trade } from "@feeshare/domain"
 import { OpenApi } from "@effect/platform"
+import {
+  AgentAuth,
+  Analytics,
+  Api,
+  Claims,
+  Evm,
+  FeeShare,
+  Identity,
+  Launch,
+  PublicKey,
+  RateLimit,
+  Trade
+} from "@feeshare/domain"
 import { Context, Option, Schema, Struct } from "effect"
 import * as Policy from "./Policy.js"
 
@@ -41,8 +53,12 @@ export const summary = (group: string, endpoint: string): string => {
   const found = Object.values(Api.Api.groups)
     .find((candidate) => candidate.identifier === group)
     ?.endpoints
-  const operation = found === undefined ? undefined : Object.values(found).find((candidate) => candidate.name === endpoint)
-  return operation === undefined ? "" : Option.getOrElse(Context.getOption(operation.annotations, OpenApi.Summary), () => "")
+  const operation = found === undefined
+    ? undefined
+    : Object.values(found).find((candidate) => candidate.name === endpoint)
+  return operation === undefined
+    ? ""
+    : Option.getOrElse(Context.getOption(operation.annotations, OpenApi.Summary), () => "")
 }
 
 const Lamports = Schema.String.annotations({ description: "lamports, as a decimal string" })
@@ -259,7 +275,12 @@ export const Login = Tool.make("login", {
     }),
     ...wallet
   },
-  success: Schema.Struct({ wallet: Schema.String, keyId: Schema.String, keyName: Schema.String, isSignup: Schema.Boolean }),
+  success: Schema.Struct({
+    wallet: Schema.String,
+    keyId: Schema.String,
+    keyName: Schema.String,
+    isSignup: Schema.Boolean
+  }),
   failure: ToolFailure,
   dependencies: [McpSchema.McpServerClient]
 })
@@ -335,7 +356,9 @@ export const Execute = Tool.make("execute", {
   success: Schema.Struct({
     previewId: Schema.String,
     action: Preview.fields.action,
-    landed: Schema.Array(Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })),
+    landed: Schema.Array(
+      Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })
+    ),
     rebuilds: Schema.Number
   }),
   failure: ToolFailure,

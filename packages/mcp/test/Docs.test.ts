@@ -14,7 +14,10 @@ describe("docs/mcp.md", () => {
 
   it("the docs pages the server serves are docs/*.md as committed (run `npm run docs -w @feeshare/mcp`)", () => {
     for (const name of Docs.pageNames) {
-      assert.strictEqual(pages[name], readFileSync(fileURLToPath(new URL(`../../../docs/${name}.md`, import.meta.url)), "utf8"))
+      assert.strictEqual(
+        pages[name],
+        readFileSync(fileURLToPath(new URL(`../../../docs/${name}.md`, import.meta.url)), "utf8")
+      )
     }
   })
 
@@ -25,7 +28,16 @@ describe("docs/mcp.md", () => {
   it("lists every tool and every policy field", () => {
     const text = Docs.reference()
     for (const name of Object.keys(toolkit.tools)) assert.include(text, `| \`${name}\` |`)
-    for (const field of ["readOnly", "wallets", "allowedMints", "maxSwapLamports", "maxSwapLamportsPerDay", "maxNetworkFeesPerDayLamports"]) {
+    for (
+      const field of [
+        "readOnly",
+        "wallets",
+        "allowedMints",
+        "maxSwapLamports",
+        "maxSwapLamportsPerDay",
+        "maxNetworkFeesPerDayLamports"
+      ]
+    ) {
       assert.include(text, `| \`${field}\` |`)
     }
   })

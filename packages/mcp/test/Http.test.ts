@@ -14,7 +14,10 @@ import { sandboxLayer, serverArgs, serverEnv, tsx } from "./support/fixture.js"
 const start = Effect.flatMap(SandboxInfo, (info) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly token: string; readonly stop: () => void }>((resume) => {
-      const child = spawn(tsx, serverArgs(info, ["--read-only", "--http", "0"]), { env: serverEnv(info), stdio: ["ignore", "pipe", "pipe"] })
+      const child = spawn(tsx, serverArgs(info, ["--read-only", "--http", "0"]), {
+        env: serverEnv(info),
+        stdio: ["ignore", "pipe", "pipe"]
+      })
       let stderr = ""
       child.stderr.on("data", (chunk: Buffer) => {
         stderr += chunk.toString("utf8")

@@ -40,7 +40,9 @@ describe("Policy", () => {
       const misspelt = yield* Effect.either(Policy.decode({ maxSwapLamport: 5 }))
       assert.isTrue(Either.isLeft(misspelt) && misspelt.left.message.includes("maxSwapLamport"))
       const negative = yield* Effect.either(Policy.decode({ maxSwapLamports: -1 }))
-      assert.isTrue(Either.isLeft(negative) && negative.left.message.includes("maxSwapLamports must be a whole number of lamports"))
+      assert.isTrue(
+        Either.isLeft(negative) && negative.left.message.includes("maxSwapLamports must be a whole number of lamports")
+      )
       const badMint = yield* Effect.either(Policy.decode({ allowedMints: ["nope"] }))
       assert.isTrue(Either.isLeft(badMint) && badMint.left.message.includes("allowedMints.0"))
     }))
@@ -58,7 +60,9 @@ describe("Policy", () => {
 
   it.effect("counts spending over a sliding 24 hours", () =>
     Effect.gen(function*() {
-      const spending = yield* Policy.makeSpending(yield* Policy.decode({ maxSwapLamportsPerDay: 100, maxNetworkFeesPerDayLamports: 10 }))
+      const spending = yield* Policy.makeSpending(
+        yield* Policy.decode({ maxSwapLamportsPerDay: 100, maxNetworkFeesPerDayLamports: 10 })
+      )
       yield* spending.spend("swap", 60n)
       const over = yield* Effect.flip(spending.spend("swap", 41n))
       assert.strictEqual(over.rule, "maxSwapLamportsPerDay")
@@ -97,11 +101,17 @@ describe("Previews", () => {
 })
 
 describe("A rebuilt claim plan against its preview", () => {
-  const setup = stage({ id: "lookup-table-create", kind: "lookup_table_setup", accounts: [wallet, "AddressLookupTab1e1111111111111111111111111"] })
+  const setup = stage({
+    id: "lookup-table-create",
+    kind: "lookup_table_setup",
+    accounts: [wallet, "AddressLookupTab1e1111111111111111111111111"]
+  })
   const bound = Handlers.boundOf(wallet, plan, [setup])
 
   it("matches with the same operation, asset and signers (a pre-signed signer is not asked to sign)", () => {
-    assert.isUndefined(Handlers.matchesBound(bound, plan, [stage(), stage({ requiredSigners: [wallet, other], presigned: [other] })]))
+    assert.isUndefined(
+      Handlers.matchesBound(bound, plan, [stage(), stage({ requiredSigners: [wallet, other], presigned: [other] })])
+    )
     assert.isUndefined(Handlers.matchesBound(bound, plan, [setup]))
   })
 
@@ -110,7 +120,10 @@ describe("A rebuilt claim plan against its preview", () => {
     assert.include(Handlers.matchesBound(bound, otherMint, [stage()]), "operation")
     assert.include(Handlers.matchesBound(bound, { ...plan, asset: { ...plan.asset, mint } }, [stage()]), "asset")
     assert.include(Handlers.matchesBound(bound, plan, [stage({ requiredSigners: [wallet, other] })]), `signer ${other}`)
-    assert.include(Handlers.matchesBound(bound, plan, [{ ...setup, accounts: [...setup.accounts, other] }]), `account ${other}`)
+    assert.include(
+      Handlers.matchesBound(bound, plan, [{ ...setup, accounts: [...setup.accounts, other] }]),
+      `account ${other}`
+    )
     const costly = String(10_000n * Handlers.rebuiltFeeFactor + 1n)
     assert.include(Handlers.matchesBound(bound, plan, [stage({ networkFeeLamports: costly })]), "network fee")
   })

@@ -4,15 +4,23 @@
  * `setup_required` to landed, a swap within the cap, the refusals, and no secret in anything
  * the server wrote.
  */
-import { assert, describe, layer } from "@effect/vitest"
 import { FetchHttpClient, HttpApiClient } from "@effect/platform"
+import { assert, describe, layer } from "@effect/vitest"
 import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Totp from "@feeshare/sandbox/Totp"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
 import * as Policy from "../src/Policy.js"
-import { connect, keygenFile, policyFile, sandboxLayer, Seeded, solBalance, temporaryDirectory } from "./support/fixture.js"
+import {
+  connect,
+  keygenFile,
+  policyFile,
+  sandboxLayer,
+  Seeded,
+  solBalance,
+  temporaryDirectory
+} from "./support/fixture.js"
 
 const reads = [
   "positions",
@@ -51,17 +59,23 @@ describe("feeshare mcp", () => {
         assert.isTrue(Array.isArray(list) && list.length > 0)
         const fees = yield* session.call("lifetime_fees", { tokenMint: mint })
         assert.deepStrictEqual(Object.keys(fees.structured).sort(), ["lifetimeFeesLamports", "tokenMint"])
-        const quote = yield* session.call("quote", { inputMint: Policy.nativeMint, outputMint: mint, amount: "1000000" })
+        const quote = yield* session.call("quote", {
+          inputMint: Policy.nativeMint,
+          outputMint: mint,
+          amount: "1000000"
+        })
         assert.isFalse(quote.isError, quote.text)
         assert.strictEqual(quote.structured["inAmount"], "1000000")
-        for (const [name, args] of [
-          ["vault_claimables", { wallet: seeded.demoWallet }],
-          ["admin_list", { wallet: seeded.demoWallet }],
-          ["claim_stats", { tokenMint: mint }],
-          ["pools", {}],
-          ["evm_creation_fee", {}],
-          ["me", {}]
-        ] as const) {
+        for (
+          const [name, args] of [
+            ["vault_claimables", { wallet: seeded.demoWallet }],
+            ["admin_list", { wallet: seeded.demoWallet }],
+            ["claim_stats", { tokenMint: mint }],
+            ["pools", {}],
+            ["evm_creation_fee", {}],
+            ["me", {}]
+          ] as const
+        ) {
           const result = yield* session.call(name, args)
           assert.isFalse(result.isError, `${name}: ${result.text}`)
         }
@@ -101,7 +115,11 @@ describe("feeshare mcp", () => {
 
         // a swap within the cap lands
         const before = yield* solBalance(seeded.demoWallet)
-        const swap = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: mint, amount: String(SOL / 10) })
+        const swap = yield* session.call("prepare_swap", {
+          inputMint: Policy.nativeMint,
+          outputMint: mint,
+          amount: String(SOL / 10)
+        })
         assert.isFalse(swap.isError, swap.text)
         assert.strictEqual(swap.structured["lamportsSpent"], String(SOL / 10))
         const swapped = yield* session.call("execute", { previewId: swap.structured["previewId"] })
@@ -122,21 +140,37 @@ describe("feeshare mcp", () => {
         assert.isTrue(unknown.isError)
         assert.strictEqual(unknown.structured["error"], "PreviewUnavailable")
 
-        const over = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: second!.mint, amount: String(SOL) })
+        const over = yield* session.call("prepare_swap", {
+          inputMint: Policy.nativeMint,
+          outputMint: second!.mint,
+          amount: String(SOL)
+        })
         assert.isTrue(over.isError)
-        assert.deepStrictEqual([over.structured["error"], over.structured["rule"]], ["PolicyViolation", "maxSwapLamports"])
+        assert.deepStrictEqual([over.structured["error"], over.structured["rule"]], [
+          "PolicyViolation",
+          "maxSwapLamports"
+        ])
 
         const offList = yield* session.call("prepare_claim", { tokenMint: first!.mint })
         assert.isTrue(offList.isError)
-        assert.deepStrictEqual([offList.structured["error"], offList.structured["rule"]], ["PolicyViolation", "allowedMints"])
+        assert.deepStrictEqual([offList.structured["error"], offList.structured["rule"]], [
+          "PolicyViolation",
+          "allowedMints"
+        ])
 
         const readOnly = yield* connect(["--keypair", seeded.keygenPath, "--read-only"])
         const write = yield* readOnly.call("prepare_claim", { tokenMint: second!.mint })
         assert.isTrue(write.isError)
         assert.deepStrictEqual([write.structured["error"], write.structured["rule"]], ["PolicyViolation", "readOnly"])
         const { resources } = yield* Effect.promise(() => readOnly.client.listResources())
-        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), ["feeshare://docs/rate-limits", "feeshare://docs/signing-safety", "feeshare://policy"])
-        const safety = yield* Effect.promise(() => readOnly.client.readResource({ uri: "feeshare://docs/signing-safety" }))
+        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), [
+          "feeshare://docs/rate-limits",
+          "feeshare://docs/signing-safety",
+          "feeshare://policy"
+        ])
+        const safety = yield* Effect.promise(() =>
+          readOnly.client.readResource({ uri: "feeshare://docs/signing-safety" })
+        )
         assert.match(String((safety.contents[0] as { text?: unknown }).text), /^# /)
         const policyText = yield* Effect.promise(() => readOnly.client.readResource({ uri: "feeshare://policy" }))
         const policyJson = JSON.parse(String((policyText.contents[0] as { text?: unknown }).text))
@@ -158,7 +192,13 @@ describe("feeshare mcp", () => {
         // nothing was signed
         assert.strictEqual(yield* solBalance(seeded.demoWallet), before)
         // neither the API key nor the key file's bytes appear in any result, resource or log line
-        const everything = [...session.seen, ...readOnly.seen, JSON.stringify(policyText), session.stderr(), readOnly.stderr()].join("\n")
+        const everything = [
+          ...session.seen,
+          ...readOnly.seen,
+          JSON.stringify(policyText),
+          session.stderr(),
+          readOnly.stderr()
+        ].join("\n")
         assert.notInclude(everything, Redacted.value(info.demoApiKey))
         const keyBytes = JSON.parse(Redacted.value(seeded.demoKeygen)) as ReadonlyArray<number>
         assert.notInclude(everything, JSON.stringify(keyBytes))
@@ -184,7 +224,9 @@ describe("feeshare mcp", () => {
 
         // with MFA on, the code is asked of the human (elicitation), never of the agent
         const info = yield* SandboxInfo
-        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(
+          Effect.provide(FetchHttpClient.layer)
+        )
         const { secret } = yield* sandbox.sandbox.enableMfa({ payload: { wallet: wallet.publicKey } })
         const asked: Array<string> = []
         const human = yield* connect(["--keypair", wallet.path], {
@@ -218,20 +260,29 @@ describe("feeshare mcp", () => {
         const swap = { inputMint: Policy.nativeMint, outputMint: mint, amount: String(SOL / 100) }
         const before = yield* solBalance(seeded.demoWallet)
 
-        const declined = yield* session.call("execute", { previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"] })
-        assert.deepStrictEqual([declined.structured["error"], declined.structured["rule"]], ["PolicyViolation", "askHuman"])
+        const declined = yield* session.call("execute", {
+          previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"]
+        })
+        assert.deepStrictEqual([declined.structured["error"], declined.structured["rule"]], [
+          "PolicyViolation",
+          "askHuman"
+        ])
         assert.strictEqual(yield* solBalance(seeded.demoWallet), before)
         assert.include(asked[0], `swap by ${seeded.demoWallet}`)
         assert.include(asked[0], `SOL spent ${SOL / 100} lamports`)
 
         answer = "accept"
-        const approved = yield* session.call("execute", { previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"] })
+        const approved = yield* session.call("execute", {
+          previewId: (yield* session.call("prepare_swap", swap)).structured["previewId"]
+        })
         assert.isFalse(approved.isError, approved.text)
         assert.strictEqual(asked.length, 2)
 
         // a client that cannot ask the human: every execute is refused
         const mute = yield* connect(["--keypair", seeded.keygenPath, "--policy", policy])
-        const refused = yield* mute.call("execute", { previewId: (yield* mute.call("prepare_swap", swap)).structured["previewId"] })
+        const refused = yield* mute.call("execute", {
+          previewId: (yield* mute.call("prepare_swap", swap)).structured["previewId"]
+        })
         assert.strictEqual(refused.structured["rule"], "askHuman")
       }))
 
@@ -239,7 +290,9 @@ describe("feeshare mcp", () => {
       Effect.gen(function*() {
         const seeded = yield* Seeded
         const info = yield* SandboxInfo
-        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+        const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }).pipe(
+          Effect.provide(FetchHttpClient.layer)
+        )
         const created = yield* sandbox.sandbox.createToken({ payload: { creator: seeded.demoWallet } })
         const partner = keygenFile(temporaryDirectory("mcp-partner-"), "partner")
         yield* sandbox.sandbox.airdrop({ payload: { address: partner.publicKey, lamports: BigInt(SOL) } })
@@ -252,7 +305,12 @@ describe("feeshare mcp", () => {
           }
         })
         // the partner's key is a second wallet the policy lets sign
-        const session = yield* connect(["--keypair", seeded.keygenPath, "--policy", policyFile({ maxSwapLamports: SOL, wallets: [partner.path] })])
+        const session = yield* connect([
+          "--keypair",
+          seeded.keygenPath,
+          "--policy",
+          policyFile({ maxSwapLamports: SOL, wallets: [partner.path] })
+        ])
 
         const launch = yield* session.call("prepare_launch", {
           ipfs: "ipfs://feeshare-mcp",
@@ -275,7 +333,11 @@ describe("feeshare mcp", () => {
         const updated = yield* session.call("execute", { previewId: update.structured["previewId"] })
         assert.isFalse(updated.isError, updated.text)
         // trading pays the partner; the partner claims with its own key (the `wallet` parameter)
-        const swap = yield* session.call("prepare_swap", { inputMint: Policy.nativeMint, outputMint: created.mint, amount: String(SOL / 2) })
+        const swap = yield* session.call("prepare_swap", {
+          inputMint: Policy.nativeMint,
+          outputMint: created.mint,
+          amount: String(SOL / 2)
+        })
         assert.isFalse((yield* session.call("execute", { previewId: swap.structured["previewId"] })).isError)
         const vaults = yield* session.call("vault_claimables", { wallet: partner.publicKey })
         assert.isAbove((vaults.structured["vaults"] as ReadonlyArray<unknown>).length, 0, vaults.text)
@@ -288,7 +350,10 @@ describe("feeshare mcp", () => {
 
         const stats = yield* session.call("claim_stats", { tokenMint: created.mint })
         const claimers = stats.structured["claimers"] as ReadonlyArray<{ wallet: string; royaltyBps: number }>
-        assert.deepStrictEqual(claimers.map((c) => [c.wallet, c.royaltyBps]).sort(), [[seeded.demoWallet, 6_000], [claimer, 4_000]].sort())
+        assert.deepStrictEqual(
+          claimers.map((c) => [c.wallet, c.royaltyBps]).sort(),
+          [[seeded.demoWallet, 6_000], [claimer, 4_000]].sort()
+        )
       }))
   })
 })

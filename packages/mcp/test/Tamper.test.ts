@@ -7,7 +7,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { connect, Seeded, serverArgs, serverEnv, solBalance, sandboxLayer, tsx } from "./support/fixture.js"
+import { connect, sandboxLayer, Seeded, serverArgs, serverEnv, solBalance, tsx } from "./support/fixture.js"
 
 /** Writes JSON-RPC requests to a raw `feeshare mcp`, waits for the answer to each, returns stdout and stderr. */
 const rawSession = (extra: ReadonlyArray<string>, requests: ReadonlyArray<Record<string, unknown>>) =>
@@ -43,10 +43,18 @@ const rawSession = (extra: ReadonlyArray<string>, requests: ReadonlyArray<Record
 
 describe("feeshare mcp on a hostile sandbox", () => {
   // a small rate limit (6 requests in 3 seconds per user): a burst of reads makes the server wait
-  layer(sandboxLayer({ seed: "feeshare-mcp-tamper", tamper: [{ kind: "wrong-hash", plans: 1 }], rateLimit: 6, rateWindowMillis: 3000 }), {
-    excludeTestServices: true,
-    timeout: "120 seconds"
-  })((it) => {
+  layer(
+    sandboxLayer({
+      seed: "feeshare-mcp-tamper",
+      tamper: [{ kind: "wrong-hash", plans: 1 }],
+      rateLimit: 6,
+      rateWindowMillis: 3000
+    }),
+    {
+      excludeTestServices: true,
+      timeout: "120 seconds"
+    }
+  )((it) => {
     it.scoped("a tampered plan is refused by prepare_claim with its tag; nothing is signed", () =>
       Effect.gen(function*() {
         const seeded = yield* Seeded
@@ -74,8 +82,18 @@ describe("feeshare mcp on a hostile sandbox", () => {
           },
           { jsonrpc: "2.0", method: "notifications/initialized" },
           { jsonrpc: "2.0", id: 2, method: "tools/list" },
-          { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "positions", arguments: { wallet: seeded.demoWallet } } },
-          { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "prepare_claim", arguments: { tokenMint: seeded.tokens[1]!.mint } } },
+          {
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: { name: "positions", arguments: { wallet: seeded.demoWallet } }
+          },
+          {
+            jsonrpc: "2.0",
+            id: 4,
+            method: "tools/call",
+            params: { name: "prepare_claim", arguments: { tokenMint: seeded.tokens[1]!.mint } }
+          },
           { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "positions", arguments: { wallet: "bad" } } },
           ...Array.from({ length: 8 }, (_, i) => ({
             jsonrpc: "2.0",
@@ -90,7 +108,10 @@ describe("feeshare mcp on a hostile sandbox", () => {
           const message = JSON.parse(line) as { jsonrpc?: unknown; id?: unknown }
           assert.strictEqual(message.jsonrpc, "2.0")
         }
-        assert.deepStrictEqual(lines.map((line) => (JSON.parse(line) as { id: unknown }).id), Array.from({ length: 13 }, (_, i) => i + 1))
+        assert.deepStrictEqual(
+          lines.map((line) => (JSON.parse(line) as { id: unknown }).id),
+          Array.from({ length: 13 }, (_, i) => i + 1)
+        )
         // the reads past the limit waited (and said so on stderr), then answered
         assert.include(stderr, "waiting for the rate limit")
         for (const line of lines.slice(5)) assert.notInclude(line, "isError\":true")

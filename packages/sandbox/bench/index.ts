@@ -138,7 +138,8 @@ const program = Effect.gen(function*() {
       [creator.keyPair],
       getTransactionDecoder().decode(getBase58Encoder().encode(launch.response))
     )
-    await createSolanaRpc(info.rpcUrl).sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send()
+    await createSolanaRpc(info.rpcUrl).sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" })
+      .send()
   })
   const path = `${Api.AnalyticsGroup.endpoints.lifetimeFees.path}?tokenMint=${created.response.mint}`
   const sandboxUrl = `${info.rootUrl}${path}`
@@ -169,8 +170,10 @@ const program = Effect.gen(function*() {
   const pad = (text: string, n: number) => text.padEnd(n)
   const line = (name: string, value: number) =>
     `| ${pad(name, 48)} | ${pad(value.toFixed(0), 10)} | ${pad((value / bareRate).toFixed(2), 6)} |`
-  console.log(`GET ${Api.AnalyticsGroup.endpoints.lifetimeFees.path}: ${connections} keep-alive connections, ` +
-    `${rounds} rounds of ${measureMillis / 1000} s, median (body ${body.length} bytes, ${failed} non-200)`)
+  console.log(
+    `GET ${Api.AnalyticsGroup.endpoints.lifetimeFees.path}: ${connections} keep-alive connections, ` +
+      `${rounds} rounds of ${measureMillis / 1000} s, median (body ${body.length} bytes, ${failed} non-200)`
+  )
   console.log(`| ${pad("server", 48)} | ${pad("req/s", 10)} | ${pad("ratio", 6)} |`)
   console.log(`|${"-".repeat(50)}|${"-".repeat(12)}|${"-".repeat(8)}|`)
   console.log(line("bare node:http (baseline)", bareRate))

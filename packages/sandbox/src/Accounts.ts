@@ -257,7 +257,8 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
           return {
             wallet,
             secret: base32,
-            otpauthUrl: `otpauth://totp/feeshare-sandbox:${wallet}?secret=${base32}&issuer=feeshare-sandbox&algorithm=SHA1&digits=${Totp.defaults.digits}&period=${Totp.defaults.periodSeconds}`,
+            otpauthUrl:
+              `otpauth://totp/feeshare-sandbox:${wallet}?secret=${base32}&issuer=feeshare-sandbox&algorithm=SHA1&digits=${Totp.defaults.digits}&period=${Totp.defaults.periodSeconds}`,
             digits: Totp.defaults.digits,
             periodSeconds: Totp.defaults.periodSeconds
           }

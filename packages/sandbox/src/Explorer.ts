@@ -216,7 +216,9 @@ const walletsOf = (market: MarketView) => {
     if (token.feeShare.partner !== null) entry(token.feeShare.partner).roles.add(`partner of ${token.symbol}`)
     for (const claimer of token.feeShare.claimers) entry(claimer.wallet).roles.add(`claimer of ${token.symbol}`)
     for (const share of token.shares) {
-      if (share.unclaimed !== "0") entry(share.wallet).claimable.push({ mint: token.mint, symbol: token.symbol, amount: share.unclaimed })
+      if (share.unclaimed !== "0") {
+        entry(share.wallet).claimable.push({ mint: token.mint, symbol: token.symbol, amount: share.unclaimed })
+      }
     }
   }
   for (const holding of market.holdings) {
@@ -226,7 +228,10 @@ const walletsOf = (market: MarketView) => {
 }
 
 const unauthorized = HttpServerResponse.unsafeJson(
-  { success: false, error: "The explorer needs the sandbox admin token off loopback: ?token=TOKEN or Authorization: Bearer TOKEN" },
+  {
+    success: false,
+    error: "The explorer needs the sandbox admin token off loopback: ?token=TOKEN or Authorization: Bearer TOKEN"
+  },
   { status: 401 }
 )
 
@@ -287,7 +292,9 @@ export const mount = (
             claimable: wallet.claimable,
             holdings: wallet.holdings
           })))
-        const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
+        const now = yield* Effect.clockWith((c) =>
+          c.currentTimeMillis
+        )
         const result: State = {
           clock: {
             slot: clock.slot.toString(),
@@ -348,8 +355,7 @@ export const mount = (
       yield* router.get(paths.page, Effect.map(assets, (a) => HttpServerResponse.html(a.html)))
       yield* router.get(
         paths.script,
-        Effect.map(assets, (a) =>
-          HttpServerResponse.text(a.script, { contentType: "text/javascript; charset=utf-8" }))
+        Effect.map(assets, (a) => HttpServerResponse.text(a.script, { contentType: "text/javascript; charset=utf-8" }))
       )
       yield* router.get(paths.state, guarded(state))
       yield* router.get(paths.events, guarded(stream))

@@ -12,7 +12,9 @@ type NumericOption = {
   [K in keyof Options.Options]: Options.Options[K] extends number ? K : never
 }[keyof Options.Options]
 
-const numeric: ReadonlyArray<readonly [flag: string, option: NumericOption, rule: (n: number) => boolean, text: string]> = [
+const numeric: ReadonlyArray<
+  readonly [flag: string, option: NumericOption, rule: (n: number) => boolean, text: string]
+> = [
   ["port", "port", (n) => Number.isInteger(n) && n >= 0 && n <= 65_535, "an integer from 0 to 65535"],
   ["rate-limit", "rateLimit", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
   ["rate-window-millis", "rateWindowMillis", (n) => Number.isInteger(n) && n >= 1, "a positive integer"],
@@ -53,7 +55,8 @@ const wrap = (text: string, indent: number, width: number): string => {
  * @since 0.1.0
  * @category usage
  */
-export const usageOf = (command: string, defaults: Options.Options = Options.defaults): string => `Usage: ${command} [flags]
+export const usageOf = (command: string, defaults: Options.Options = Options.defaults): string =>
+  `Usage: ${command} [flags]
 
 Serves the whole feeshare API on localhost over an in-process Solana ledger.
 
@@ -93,7 +96,8 @@ ${wrap(Tamper.allKinds.join(", "), 32, 100)}
  */
 export const usage = usageOf("npm run sandbox --")
 
-const tamperRule = `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
+const tamperRule =
+  `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
 
 /**
  * Parses one `--tamper` value: `KIND`, `KIND=N` or `KIND=P`; a bad value is a message naming
@@ -169,7 +173,9 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
     const raw = values[flag]
     if (typeof raw !== "string") continue
     const n = Number(raw)
-    if (raw.trim() === "" || !Number.isFinite(n) || !rule(n)) return Either.left(`--${flag} must be ${text}, got "${raw}"`)
+    if (raw.trim() === "" || !Number.isFinite(n) || !rule(n)) {
+      return Either.left(`--${flag} must be ${text}, got "${raw}"`)
+    }
     options[option] = n
   }
   if (values["trust-proxy"] === true) options.trustProxy = true
@@ -187,7 +193,9 @@ export const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, string
     const errorRates: Record<number, number> = {}
     for (const entry of rates) {
       const match = /^([45][0-9]{2})=(0(\.[0-9]+)?|1(\.0+)?)$/.exec(entry)
-      if (match === null) return Either.left(`--error-rate must be STATUS=P with a 4xx/5xx status and 0 <= P <= 1, got "${entry}"`)
+      if (match === null) {
+        return Either.left(`--error-rate must be STATUS=P with a 4xx/5xx status and 0 <= P <= 1, got "${entry}"`)
+      }
       errorRates[Number(match[1])] = Number(match[2])
     }
     options.errorRates = errorRates

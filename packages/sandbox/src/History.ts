@@ -13,15 +13,11 @@
  */
 import { getBase58Encoder } from "@solana/kit"
 import { Effect, Layer, Option } from "effect"
-import type {
-  LandedRecord,
-  RequestEntry,
-  TransactionEntry
-} from "./internal/model/history/models.js"
+import type { LandedRecord, RequestEntry, TransactionEntry } from "./internal/model/history/models.js"
 import { limits } from "./internal/model/history/models.js"
 import * as Plans from "./internal/model/history/plans.js"
-import { History } from "./internal/model/history/service.js"
 import { push, remember } from "./internal/model/history/rings.js"
+import { History } from "./internal/model/history/service.js"
 import { entryOf, type Kind, messageOf } from "./internal/model/history/transactions.js"
 import { messageSha256 } from "./internal/model/ledger/wire.js"
 import { Ledger } from "./Ledger.js"
@@ -64,7 +60,9 @@ export const makeUnsafe = (now: () => number = Date.now): History.Service => {
   const transaction = (record: LandedRecord): void => {
     const message = messageOf(record.wire)
     const hash = message === undefined ? undefined : messageSha256(message)
-    const known = hash === undefined ? undefined : plans.landed(hash, record.signature, record.err !== null) ?? served.get(hash)
+    const known = hash === undefined
+      ? undefined
+      : plans.landed(hash, record.signature, record.err !== null) ?? served.get(hash)
     push(transactions, entryOf(record, message, known), limits.transactions)
     version++
   }
@@ -103,10 +101,13 @@ export const make = Effect.gen(function*() {
   const ledger = yield* Ledger
   const history = makeUnsafe()
   yield* ledger.onLanded((landed) =>
-    Effect.map(ledger.transaction(landed.signature), Option.match({
-      onNone: () => undefined,
-      onSome: (record) => history.transaction(record)
-    }))
+    Effect.map(
+      ledger.transaction(landed.signature),
+      Option.match({
+        onNone: () => undefined,
+        onSome: (record) => history.transaction(record)
+      })
+    )
   )
   return history
 })
@@ -130,12 +131,16 @@ export const tracked = <E, R>(market: Layer.Layer<Market, E, R>): Layer.Layer<Ma
     Effect.gen(function*() {
       const inner = yield* Market
       const history = yield* History
-      const entries = (kind: string) => <A extends { readonly transactions: ReadonlyArray<{ readonly transaction: string }> }>(
-        result: A
-      ): A => {
-        for (const entry of result.transactions) history.served(kind, "", new Uint8Array(base58.encode(entry.transaction)))
-        return result
-      }
+      const entries =
+        (kind: string) =>
+        <A extends { readonly transactions: ReadonlyArray<{ readonly transaction: string }> }>(
+          result: A
+        ): A => {
+          for (const entry of result.transactions) {
+            history.served(kind, "", new Uint8Array(base58.encode(entry.transaction)))
+          }
+          return result
+        }
       const service: Market.Service = {
         ...inner,
         launch: (request) =>
@@ -145,10 +150,13 @@ export const tracked = <E, R>(market: Layer.Layer<Market, E, R>): Layer.Layer<Ma
           Effect.tap(inner.swap(request), (result) =>
             history.served(
               "swap",
-              `${request.quoteResponse.inAmount} ${abbreviated(request.quoteResponse.inputMint)} → ${abbreviated(request.quoteResponse.outputMint)}`,
+              `${request.quoteResponse.inAmount} ${abbreviated(request.quoteResponse.inputMint)} → ${
+                abbreviated(request.quoteResponse.outputMint)
+              }`,
               new Uint8Array(base58.encode(result.swapTransaction))
             )),
-        updateConfig: (request) => Effect.map(inner.updateConfig(request), entries("update-config")),
+        updateConfig: (request) =>
+          Effect.map(inner.updateConfig(request), entries("update-config")),
         partnerClaim: (wallet) => Effect.map(inner.partnerClaim(wallet), entries("partner-claim"))
       }
       return service

@@ -60,10 +60,15 @@ export const make = (options: Pick<Options, "slotMillis">) =>
           confirmationStatus: found.confirmationStatus,
           err: found.err
         }))),
-    blockHeight: () => Effect.map(ledger.clock, (clock) => clock.blockHeight),
+    blockHeight: () =>
+      Effect.map(ledger.clock, (clock) =>
+        clock.blockHeight),
     logs: (signature) =>
       Effect.map(ledger.transaction(signature), (record) =>
-        Option.match(record, { onNone: (): ReadonlyArray<string> => [], onSome: (found) => found.logs })),
+        Option.match(record, {
+          onNone: (): ReadonlyArray<string> => [],
+          onSome: (found) => found.logs
+        })),
     pollInterval: Duration.millis(Math.max(1, options.slotMillis))
   }))
 

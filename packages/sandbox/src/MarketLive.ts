@@ -132,4 +132,3 @@ export const layer = (options: Pick<Options, "seed">): Layer.Layer<Market, never
  */
 export const layerWithLedger = (options: Options): Layer.Layer<Market | Ledger.Ledger> =>
   layer(options).pipe(Layer.provideMerge(Ledger.layer(options)))
-

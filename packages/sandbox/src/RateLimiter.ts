@@ -131,7 +131,7 @@ export const makeUnsafe = (): RateLimiter.Service => {
       if (log.total >= bucket.limit) admitted = false
       current[i] = log
     }
-    if (admitted) for (let i = 0; i < n; i++) record(current[i]!, now)
+    if (admitted) { for (let i = 0; i < n; i++) record(current[i]!, now) }
     // the reported bucket: the first full one when refused; else the visible one with the fewest left
     let reported = -1
     if (!admitted) {

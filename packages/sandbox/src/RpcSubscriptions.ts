@@ -33,7 +33,12 @@ import type { RawData, WebSocket } from "ws"
 import * as JsonRpc from "./internal/http/jsonRpc.js"
 import { NoParams, reached, SignatureSubscribeParams, UnsubscribeParams } from "./internal/http/subscriptions/params.js"
 import * as Registry from "./internal/http/subscriptions/registry.js"
-import type { Connection, SignatureSubscription, SlotSubscription, Stats } from "./internal/http/subscriptions/registry.js"
+import type {
+  Connection,
+  SignatureSubscription,
+  SlotSubscription,
+  Stats
+} from "./internal/http/subscriptions/registry.js"
 import * as Transport from "./internal/http/subscriptions/transport.js"
 import { Ledger, LedgerError } from "./Ledger.js"
 import type { UpgradeHandler } from "./Server.js"

@@ -80,7 +80,10 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
   const market = yield* Market
   const ledger = yield* Ledger
   const step = <A>(name: string, effect: Effect.Effect<A, Rejection | SeedFailed>) =>
-    Effect.mapError(effect, (error) => error._tag === "SeedFailed" ? error : new SeedFailed({ step: name, message: error.message }))
+    Effect.mapError(
+      effect,
+      (error) => error._tag === "SeedFailed" ? error : new SeedFailed({ step: name, message: error.message })
+    )
   const key = (label: string) => Effect.promise(() => deriveSigner(seed, `seed/${label}`))
 
   /** Co-signs base58 wire text and lands it. */
@@ -104,12 +107,14 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
     key("trader-1"),
     key("trader-2")
   ])
-  for (const [name, wallet, lamports] of [
-    ["demo", demo, 20n * SOL],
-    ["creator", creator, 20n * SOL],
-    ["trader-1", trader1, 100n * SOL],
-    ["trader-2", trader2, 100n * SOL]
-  ] as const) {
+  for (
+    const [name, wallet, lamports] of [
+      ["demo", demo, 20n * SOL],
+      ["creator", creator, 20n * SOL],
+      ["trader-1", trader1, 100n * SOL],
+      ["trader-2", trader2, 100n * SOL]
+    ] as const
+  ) {
     yield* step(`airdrop ${name}`, market.airdrop({ address: wallet.address, lamports }))
   }
 
@@ -133,36 +138,51 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
     })
 
   // DEMO: created by the demo wallet, three claimers and a partner, traded past migration
-  const demoToken = yield* step("create DEMO", market.createToken({ creator: demo.address, symbol: "DEMO", name: "Demo Token" }))
-  yield* step("fee share DEMO", market.createFeeShareConfig({
-    mint: demoToken.mint,
-    admin: demo.address,
-    partner: partner.address,
-    claimers: [
-      { wallet: demo.address, bps: 5_000 },
-      { wallet: claimerB.address, bps: 3_000 },
-      { wallet: claimerC.address, bps: 2_000 }
-    ]
-  }))
+  const demoToken = yield* step(
+    "create DEMO",
+    market.createToken({ creator: demo.address, symbol: "DEMO", name: "Demo Token" })
+  )
+  yield* step(
+    "fee share DEMO",
+    market.createFeeShareConfig({
+      mint: demoToken.mint,
+      admin: demo.address,
+      partner: partner.address,
+      claimers: [
+        { wallet: demo.address, bps: 5_000 },
+        { wallet: claimerB.address, bps: 3_000 },
+        { wallet: claimerC.address, bps: 2_000 }
+      ]
+    })
+  )
   yield* launch("DEMO", demo, Number(SOL), demoToken.mint, demoToken.configKey)
   yield* buy("buy DEMO 1", trader1, demoToken.mint, 3n * SOL)
   yield* buy("buy DEMO 2", trader2, demoToken.mint, 2n * SOL)
   yield* buy("buy DEMO 3 (migrated)", trader1, demoToken.mint, 2n * SOL)
 
   // ALPHA: another creator, the demo wallet holds 40%, on its bonding curve
-  const alpha = yield* step("create ALPHA", market.createToken({ creator: creator.address, symbol: "ALPHA", name: "Alpha" }))
-  yield* step("fee share ALPHA", market.createFeeShareConfig({
-    mint: alpha.mint,
-    admin: creator.address,
-    claimers: [{ wallet: creator.address, bps: 6_000 }, { wallet: demo.address, bps: 4_000 }]
-  }))
+  const alpha = yield* step(
+    "create ALPHA",
+    market.createToken({ creator: creator.address, symbol: "ALPHA", name: "Alpha" })
+  )
+  yield* step(
+    "fee share ALPHA",
+    market.createFeeShareConfig({
+      mint: alpha.mint,
+      admin: creator.address,
+      claimers: [{ wallet: creator.address, bps: 6_000 }, { wallet: demo.address, bps: 4_000 }]
+    })
+  )
   yield* launch("ALPHA", creator, 0, alpha.mint, alpha.configKey)
   yield* buy("buy ALPHA 1", trader2, alpha.mint, SOL)
   yield* buy("buy ALPHA 2", trader1, alpha.mint, SOL / 2n)
   yield* step("holding ALPHA", market.createHolding({ mint: alpha.mint, claimer: demo.address, lamports: SOL / 4n }))
 
   // BETA: set up, not launched
-  const beta = yield* step("create BETA", market.createToken({ creator: creator.address, symbol: "BETA", name: "Beta" }))
+  const beta = yield* step(
+    "create BETA",
+    market.createToken({ creator: creator.address, symbol: "BETA", name: "Beta" })
+  )
 
   const state = yield* market.state
   const view = (symbol: string, mint: string): SeededToken => {
@@ -171,7 +191,9 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
   }
   const seeded: Seeded = {
     demoWallet: demo.address,
-    demoKeygen: Redacted.make(JSON.stringify([...derivedSecret(seed, "seed/demo-wallet"), ...base58.encode(demo.address)])),
+    demoKeygen: Redacted.make(
+      JSON.stringify([...derivedSecret(seed, "seed/demo-wallet"), ...base58.encode(demo.address)])
+    ),
     tokens: [view("DEMO", demoToken.mint), view("ALPHA", alpha.mint), view("BETA", beta.mint)]
   }
   return seeded
@@ -189,7 +211,10 @@ export const makeWithKeygenFile = Effect.fn("Seed.makeWithKeygenFile")(function*
   const failed = (step: string) => (error: unknown) =>
     new SeedFailed({ step, message: error instanceof Error ? error.message : String(error) })
   const directory = yield* Effect.acquireRelease(
-    Effect.tryPromise({ try: () => mkdtemp(join(tmpdir(), "feeshare-sandbox-")), catch: failed("create a temporary directory") }),
+    Effect.tryPromise({
+      try: () => mkdtemp(join(tmpdir(), "feeshare-sandbox-")),
+      catch: failed("create a temporary directory")
+    }),
     (path) => Effect.promise(() => rm(path, { recursive: true, force: true }))
   )
   const path = join(directory, "demo-wallet.json")

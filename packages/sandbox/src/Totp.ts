@@ -79,7 +79,8 @@ export const generate = (
   message.writeUInt32BE(counter % 2 ** 32, 4)
   const hmac = createHmac("sha1", secret).update(message).digest()
   const offset = hmac[hmac.length - 1]! & 0x0f
-  const binary = ((hmac[offset]! & 0x7f) << 24) | (hmac[offset + 1]! << 16) | (hmac[offset + 2]! << 8) | hmac[offset + 3]!
+  const binary = ((hmac[offset]! & 0x7f) << 24) | (hmac[offset + 1]! << 16) | (hmac[offset + 2]! << 8) |
+    hmac[offset + 3]!
   return String(binary % 10 ** digits).padStart(digits, "0")
 }
 

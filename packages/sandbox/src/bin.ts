@@ -37,11 +37,19 @@ if (Either.isLeft(parsed)) {
       `  demo key    ${Redacted.value(info.demoApiKey)}   (x-api-key; a sandbox key, deterministic from the seed)`,
       ...Option.match(info.adminToken, {
         onNone: () => [],
-        onSome: (token) => [`  admin       ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`]
+        onSome: (
+          token
+        ) => [
+          `  admin       ${Redacted.value(token)}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`
+        ]
       }),
       ...(options.tamper.length === 0
         ? []
-        : [`  tamper    ${options.tamper.map(Tamper.format).join(" ")}   (claim plans are served tampered: hostile on purpose)`]),
+        : [
+          `  tamper    ${
+            options.tamper.map(Tamper.format).join(" ")
+          }   (claim plans are served tampered: hostile on purpose)`
+        ]),
       ...(seeded === undefined ? [] : [
         `  tokens      ${seeded.tokens.map((t) => `${t.symbol} ${t.mint}`).join(", ")}`,
         `  demo wallet ${seeded.demoWallet}   (claimable fees; its keypair: ${seeded.keygenPath}, mode 0600)`

@@ -1,12 +1,12 @@
+import { assert, describe, it } from "@effect/vitest"
 import { AgentAuth } from "@feeshare/domain"
 import { base58 } from "@feeshare/domain/PublicKey"
-import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Schema, TestClock } from "effect"
 import { Accounts } from "../src/Accounts.js"
 import * as Accounts_ from "../src/Accounts.js"
+import * as Options from "../src/Options.js"
 import * as SandboxApi from "../src/SandboxApi.js"
 import * as Server from "../src/Server.js"
-import * as Options from "../src/Options.js"
 import * as Totp from "../src/Totp.js"
 import { call, decodeSuccess, endpoint, fetchReply, sandbox } from "./support/http.js"
 import { makeWallet, signIn } from "./support/wallet.js"
@@ -134,16 +134,28 @@ describe("Agent authentication", () => {
       const now = yield* Clock.currentTimeMillis
       const code = Totp.generate(Totp.fromBase32(secret)!, now)
       const wrongCode = code === "000000" ? "000001" : "000000"
-      const wrong = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: wrongCode, keyName: "mfa" } })
+      const wrong = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { authCode, mfaCode: wrongCode, keyName: "mfa" }
+      })
       assert.deepStrictEqual([wrong.status, wrong.json], [400, authCodeError])
 
-      const right = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+      const right = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { authCode, mfaCode: code, keyName: "mfa" }
+      })
       assert.strictEqual(right.status, 200, right.text)
       assert.isTrue(credentialOf(decodeSuccess("agentAuth", "callback", right)).isSignup)
 
-      const reused = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+      const reused = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { authCode, mfaCode: code, keyName: "mfa" }
+      })
       assert.deepStrictEqual([reused.status, reused.json], [400, authCodeError])
-      const unknown = yield* call("agentAuth", "callback", { apiKey: null, body: { authCode: "nope", mfaCode: code, keyName: "x" } })
+      const unknown = yield* call("agentAuth", "callback", {
+        apiKey: null,
+        body: { authCode: "nope", mfaCode: code, keyName: "x" }
+      })
       assert.deepStrictEqual([unknown.status, unknown.json], [400, authCodeError])
     }).pipe(Effect.provide(sandbox())))
 
@@ -159,9 +171,19 @@ describe("Agent authentication", () => {
       }
       const refused = yield* init()
       assert.strictEqual(refused.status, 429)
-      assert.deepStrictEqual(refused.json, { success: false, error: "Too many requests", limit: 3, remaining: 0, resetTime: 60 })
+      assert.deepStrictEqual(refused.json, {
+        success: false,
+        error: "Too many requests",
+        limit: 3,
+        remaining: 0,
+        resetTime: 60
+      })
       assert.deepStrictEqual(
-        [refused.headers["x-ratelimit-limit"], refused.headers["x-ratelimit-remaining"], refused.headers["x-ratelimit-reset"]],
+        [
+          refused.headers["x-ratelimit-limit"],
+          refused.headers["x-ratelimit-remaining"],
+          refused.headers["x-ratelimit-reset"]
+        ],
         ["3", "0", "60"]
       )
       // other operations are not affected
@@ -174,12 +196,17 @@ describe("Agent authentication", () => {
     Effect.gen(function*() {
       const wallet = yield* makeWallet
       const enabled = yield* call("sandbox", "enableMfa", { apiKey: null, body: { wallet: wallet.address } })
-      const secret = Totp.fromBase32((decodeSuccess("sandbox", "enableMfa", enabled) as typeof SandboxApi.MfaSecret.Type).secret)!
+      const secret = Totp.fromBase32(
+        (decodeSuccess("sandbox", "enableMfa", enabled) as typeof SandboxApi.MfaSecret.Type).secret
+      )!
       const mfaLogin = (code: string) =>
         Effect.gen(function*() {
           const { reply } = yield* signIn(wallet, "mfa")
           const { authCode } = decodeSuccess("agentAuth", "callback", reply) as AgentAuth.MfaRequired
-          return yield* call("agentAuth", "callback", { apiKey: null, body: { authCode, mfaCode: code, keyName: "mfa" } })
+          return yield* call("agentAuth", "callback", {
+            apiKey: null,
+            body: { authCode, mfaCode: code, keyName: "mfa" }
+          })
         })
       const code = Totp.generate(secret, yield* Clock.currentTimeMillis)
       assert.strictEqual((yield* mfaLogin(code)).status, 200)
@@ -198,7 +225,11 @@ describe("Agent authentication", () => {
       const path = endpoint("agentAuth", "init").path
       const body = JSON.stringify({ address: wallet.address })
       const post = (target: string) =>
-        fetchReply(`${info.rootUrl}${target}`, { method: "POST", body, headers: { "content-type": "application/json" } })
+        fetchReply(`${info.rootUrl}${target}`, {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json" }
+        })
       for (let i = 0; i < 2; i++) assert.strictEqual((yield* post(path)).status, 200)
       const variants = [`${path}/`, `/${path}`, path.toUpperCase(), `${path};x`, path.replace(/init$/, "%69nit")]
       for (const variant of variants) {

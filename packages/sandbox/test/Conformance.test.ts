@@ -6,8 +6,8 @@
  * schemas the client uses (a success as the endpoint's success, a failure as the typed error
  * of its status).
  */
-import { Api, Envelope } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { Api, Envelope } from "@feeshare/domain"
 import {
   createSolanaRpc,
   generateKeyPairSigner,
@@ -22,14 +22,18 @@ import { Effect, Either, Redacted } from "effect"
 import { NATIVE_MINT } from "../src/internal/model/programs.js"
 import * as Sandbox from "../src/Sandbox.js"
 import * as Server from "../src/Server.js"
-import { call, type Call, decodeSuccess, endpoint, type Reply } from "./support/http.js"
+import { type Call, call, decodeSuccess, endpoint, type Reply } from "./support/http.js"
 import { makeWallet, signIn } from "./support/wallet.js"
 
 const SOL = 1_000_000_000n
 
 /** Where a row's status set comes from. */
 type Source =
-  | { readonly _tag: "reference"; readonly statuses: ReadonlyArray<number>; readonly beyond?: { readonly status: number; readonly why: string } }
+  | {
+    readonly _tag: "reference"
+    readonly statuses: ReadonlyArray<number>
+    readonly beyond?: { readonly status: number; readonly why: string }
+  }
   | { readonly _tag: "sandbox"; readonly statuses: ReadonlyArray<number> }
 
 interface Fixture {
@@ -99,7 +103,12 @@ const table: ReadonlyArray<Row> = [
     name: "updateConfig",
     source: reference(200, 400, 401, 500),
     cases: (f) => {
-      const body = { baseMint: f.mint, basisPointsArray: [10_000], claimersArray: [f.creator.address], payer: f.creator.address }
+      const body = {
+        baseMint: f.mint,
+        basisPointsArray: [10_000],
+        claimersArray: [f.creator.address],
+        payer: f.creator.address
+      }
       return [
         { status: 200, call: { body } },
         { status: 200, call: { body: { ...body, additionalLookupTables: null } } },
@@ -185,7 +194,10 @@ const table: ReadonlyArray<Row> = [
     source: {
       _tag: "reference",
       statuses: [200, 400, 500],
-      beyond: { status: 401, why: "the sandbox asks a key of every operation but agent auth; whether this one is public is not documented" }
+      beyond: {
+        status: 401,
+        why: "the sandbox asks a key of every operation but agent auth; whether this one is public is not documented"
+      }
     },
     cases: (f) => [
       { status: 200, call: { query: { tokenMint: f.mint } } },
@@ -277,7 +289,9 @@ const table: ReadonlyArray<Row> = [
 
 /** The statuses a row allows: its set, plus the one documented exception. */
 const allowed = (source: Source): ReadonlyArray<number> =>
-  source._tag === "reference" && source.beyond !== undefined ? [...source.statuses, source.beyond.status] : source.statuses
+  source._tag === "reference" && source.beyond !== undefined
+    ? [...source.statuses, source.beyond.status]
+    : source.statuses
 
 const errorTagOf: Record<number, string> = {
   400: "BadRequest",
@@ -300,7 +314,10 @@ const assertDecodes = (row: Row, reply: Reply, label: string) => {
     decodeSuccess(row.group, row.name, reply)
     return
   }
-  const decoded = Envelope.decode(endpoint(row.group, row.name).successSchema, reply.text, { status: reply.status, operation })
+  const decoded = Envelope.decode(endpoint(row.group, row.name).successSchema, reply.text, {
+    status: reply.status,
+    operation
+  })
   assert.isTrue(Either.isLeft(decoded), `${label}: a failure decodes as a failure`)
   if (Either.isLeft(decoded)) {
     assert.strictEqual(decoded.left._tag, errorTagOf[reply.status], `${label}: ${decoded.left.message}`)
@@ -311,7 +328,10 @@ const assertDecodes = (row: Row, reply: Reply, label: string) => {
 const sendSigned = (rpcUrl: string, text: string, signer: KeyPairSigner) =>
   Effect.promise(async () => {
     const rpc = createSolanaRpc(rpcUrl)
-    const signed = await partiallySignTransaction([signer.keyPair], getTransactionDecoder().decode(getBase58Encoder().encode(text)))
+    const signed = await partiallySignTransaction(
+      [signer.keyPair],
+      getTransactionDecoder().decode(getBase58Encoder().encode(text))
+    )
     const signature = await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send()
     const { value: [status] } = await rpc.getSignatureStatuses([signature as Signature]).send()
     assert.isNull(status?.err ?? null, `landed: ${JSON.stringify(status?.err)}`)
@@ -341,17 +361,29 @@ const fixture = Effect.gen(function*() {
     }
   })
   const launch = yield* call("launch", "createTransaction", {
-    body: { ipfs: "ipfs://c", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey, initialBuyLamports: 0 }
+    body: {
+      ipfs: "ipfs://c",
+      tokenMint: created.mint,
+      wallet: creator.address,
+      configKey: created.configKey,
+      initialBuyLamports: 0
+    }
   })
   yield* sendSigned(info.rpcUrl, response<string>(launch), creator)
-  const quoted = yield* call("trade", "quote", { query: { inputMint: NATIVE_MINT, outputMint: created.mint, amount: String(5n * SOL) } })
-  const swap = yield* call("trade", "swap", { body: { quoteResponse: response(quoted), userPublicKey: claimer.address } })
+  const quoted = yield* call("trade", "quote", {
+    query: { inputMint: NATIVE_MINT, outputMint: created.mint, amount: String(5n * SOL) }
+  })
+  const swap = yield* call("trade", "swap", {
+    body: { quoteResponse: response(quoted), userPublicKey: claimer.address }
+  })
   yield* sendSigned(info.rpcUrl, response<{ swapTransaction: string }>(swap).swapTransaction, claimer)
   const unlaunched = response<{ mint: string; configKey: string }>(
     yield* call("sandbox", "createToken", { apiKey: null, body: { creator: creator.address } })
   )
   const evm = response<{ holder: string }>(yield* call("sandbox", "evmFixtures", { apiKey: null }))
-  const fresh = yield* call("trade", "quote", { query: { inputMint: NATIVE_MINT, outputMint: created.mint, amount: String(SOL) } })
+  const fresh = yield* call("trade", "quote", {
+    query: { inputMint: NATIVE_MINT, outputMint: created.mint, amount: String(SOL) }
+  })
   const f: Fixture = {
     creator,
     claimer,

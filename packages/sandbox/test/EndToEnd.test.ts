@@ -2,16 +2,16 @@
  * The whole sandbox end to end, as a user sees it: the service over HTTP, the ledger through
  * Kit's real RPC client at `/rpc`, and a plain Kit signer.
  */
-import type { Claims, Plan, Trade } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import type { Claims, Plan, Trade } from "@feeshare/domain"
 import {
   type Address,
   createSolanaRpc,
   generateKeyPairSigner,
   getBase58Decoder,
   getBase58Encoder,
-  getBase64Encoder,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
   getTransactionDecoder,
   type KeyPairSigner,
   partiallySignTransaction,
@@ -30,8 +30,12 @@ const SOL = 1_000_000_000n
 const rpc = Effect.map(Server.SandboxInfo, (info) => createSolanaRpc(info.rpcUrl))
 
 /** Calls an operation with `apiKey` and decodes its success with the endpoint's schema. */
-const op = <A>(group: string, name: string, apiKey: string, options: { query?: Record<string, string>; body?: unknown }) =>
-  Effect.map(call(group, name, { ...options, apiKey }), (reply) => decodeSuccess(group, name, reply) as A)
+const op = <A>(
+  group: string,
+  name: string,
+  apiKey: string,
+  options: { query?: Record<string, string>; body?: unknown }
+) => Effect.map(call(group, name, { ...options, apiKey }), (reply) => decodeSuccess(group, name, reply) as A)
 
 /** Co-signs wire text with `signer` and sends it through Kit's RPC client; asserts it landed. */
 const sendSigned = (text: string, encoding: "base58" | "base64", signer: KeyPairSigner) =>
@@ -44,7 +48,9 @@ const sendSigned = (text: string, encoding: "base58" | "base64", signer: KeyPair
     const signature = yield* Effect.promise(() =>
       client.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send()
     )
-    const { value: [status] } = yield* Effect.promise(() => client.getSignatureStatuses([signature as Signature]).send())
+    const { value: [status] } = yield* Effect.promise(() =>
+      client.getSignatureStatuses([signature as Signature]).send()
+    )
     assert.isNotNull(status, "landed")
     assert.isNull(status?.err ?? null)
     return signature
@@ -66,11 +72,22 @@ describe("end to end", () => {
       const c = yield* Effect.promise(() => generateKeyPairSigner())
 
       // log in: sign the decoded challenge bytes with the wallet key
-      const challenge = decodeSuccess("agentAuth", "init", yield* call("agentAuth", "init", { apiKey: null, body: { address: creator.address } })) as { message: string; nonce: string }
-      const signature = yield* Effect.promise(() => signBytes(creator.keyPair.privateKey, getBase58Encoder().encode(challenge.message)))
+      const challenge = decodeSuccess(
+        "agentAuth",
+        "init",
+        yield* call("agentAuth", "init", { apiKey: null, body: { address: creator.address } })
+      ) as { message: string; nonce: string }
+      const signature = yield* Effect.promise(() =>
+        signBytes(creator.keyPair.privateKey, getBase58Encoder().encode(challenge.message))
+      )
       const callback = yield* call("agentAuth", "callback", {
         apiKey: null,
-        body: { signature: getBase58Decoder().decode(signature), address: creator.address, nonce: challenge.nonce, keyName: "e2e" }
+        body: {
+          signature: getBase58Decoder().decode(signature),
+          address: creator.address,
+          nonce: challenge.nonce,
+          keyName: "e2e"
+        }
       })
       decodeSuccess("agentAuth", "callback", callback)
       // the decoded credential carries the key as `Redacted`; the wire has it in clear, once
@@ -79,7 +96,9 @@ describe("end to end", () => {
       for (const wallet of [creator, b, c]) {
         yield* op("sandbox", "airdrop", key, { body: { address: wallet.address, lamports: String(50n * SOL) } })
       }
-      const created = yield* op<{ mint: string; configKey: string }>("sandbox", "createToken", key, { body: { creator: creator.address } })
+      const created = yield* op<{ mint: string; configKey: string }>("sandbox", "createToken", key, {
+        body: { creator: creator.address }
+      })
       yield* op("sandbox", "createFeeShareConfig", key, {
         body: {
           mint: created.mint,
@@ -92,7 +111,13 @@ describe("end to end", () => {
         }
       })
       const launch = yield* op<string>("launch", "createTransaction", key, {
-        body: { ipfs: "ipfs://e2e", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey, initialBuyLamports: 0 }
+        body: {
+          ipfs: "ipfs://e2e",
+          tokenMint: created.mint,
+          wallet: creator.address,
+          configKey: created.configKey,
+          initialBuyLamports: 0
+        }
       })
       yield* sendSigned(launch, "base58", creator)
 
@@ -100,7 +125,10 @@ describe("end to end", () => {
       let fees = 0n
       const swap = (inputMint: string, outputMint: string, amount: bigint) =>
         Effect.gen(function*() {
-          const reply = yield* call("trade", "quote", { apiKey: key, query: { inputMint, outputMint, amount: amount.toString() } })
+          const reply = yield* call("trade", "quote", {
+            apiKey: key,
+            query: { inputMint, outputMint, amount: amount.toString() }
+          })
           const quote = decodeSuccess("trade", "quote", reply) as Trade.TradeQuote
           fees += quote.platformFee?.amount ?? 0n
           // the quote goes back exactly as received
@@ -115,7 +143,9 @@ describe("end to end", () => {
       const lifetime = yield* op<bigint>("analytics", "lifetimeFees", key, { query: { tokenMint: created.mint } })
       assert.strictEqual(lifetime, fees)
 
-      const [position] = yield* op<ReadonlyArray<Claims.ClaimablePosition>>("claims", "positions", key, { query: { wallet: b.address } })
+      const [position] = yield* op<ReadonlyArray<Claims.ClaimablePosition>>("claims", "positions", key, {
+        query: { wallet: b.address }
+      })
       const claimable = BigInt(position?.totalClaimableLamportsUserShare ?? 0)
       assert.strictEqual(claimable, (fees * 3_000n) / 10_000n)
 
@@ -147,6 +177,9 @@ describe("end to end", () => {
       assert.deepStrictEqual(yield* op("claims", "positions", key, { query: { wallet: b.address } }), [])
       const nothing = yield* call("claims", "createPlan", { apiKey: key, body })
       assert.strictEqual(nothing.status, 400)
-      assert.strictEqual(yield* op<bigint>("analytics", "lifetimeFees", key, { query: { tokenMint: created.mint } }), fees)
+      assert.strictEqual(
+        yield* op<bigint>("analytics", "lifetimeFees", key, { query: { tokenMint: created.mint } }),
+        fees
+      )
     }).pipe(Effect.provide(Sandbox.layer({ slotMillis: 0, seed: "e2e" }))))
 })

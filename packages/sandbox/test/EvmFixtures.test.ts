@@ -25,10 +25,21 @@ describe("EvmFixtures", () => {
   })
 
   it("token metadata comes in every shape the service sends: full, null, without image, without description", () => {
-    const shapes = new Set(fixtures.positions(fixtures.whale).positions.map(({ token: { metadata } }) =>
-      metadata === null ? "null" : `${metadata.image === null ? "no-image" : "image"}/${metadata.description === null ? "no-description" : "description"}`
-    ))
-    assert.deepStrictEqual([...shapes].sort(), ["image/description", "image/no-description", "no-image/description", "null"])
+    const shapes = new Set(
+      fixtures.positions(fixtures.whale).positions.map(({ token: { metadata } }) =>
+        metadata === null
+          ? "null"
+          : `${metadata.image === null ? "no-image" : "image"}/${
+            metadata.description === null ? "no-description" : "description"
+          }`
+      )
+    )
+    assert.deepStrictEqual([...shapes].sort(), [
+      "image/description",
+      "image/no-description",
+      "no-image/description",
+      "null"
+    ])
   })
 
   it("an owner with more positions than the discovery bound gets `truncated`", () => {

@@ -6,8 +6,14 @@ import * as Tamper from "../src/Tamper.js"
 
 describe("Flags", () => {
   it("no flags: the defaults", () => {
-    assert.deepStrictEqual(Flags.parse([]), Either.right({ _tag: "Run" as const, options: Options.defaults, empty: false }))
-    assert.deepStrictEqual(Flags.parse(["--empty"]), Either.right({ _tag: "Run" as const, options: Options.defaults, empty: true }))
+    assert.deepStrictEqual(
+      Flags.parse([]),
+      Either.right({ _tag: "Run" as const, options: Options.defaults, empty: false })
+    )
+    assert.deepStrictEqual(
+      Flags.parse(["--empty"]),
+      Either.right({ _tag: "Run" as const, options: Options.defaults, empty: true })
+    )
   })
 
   it("every option has a flag", () => {
@@ -65,8 +71,14 @@ describe("Flags", () => {
   })
 
   it("a bad value names the flag and the rule", () => {
-    assert.deepStrictEqual(Flags.parse(["--port=70000"]), Either.left(`--port must be an integer from 0 to 65535, got "70000"`))
-    assert.deepStrictEqual(Flags.parse(["--drop-rate=2"]), Either.left(`--drop-rate must be a number from 0 to 1, got "2"`))
+    assert.deepStrictEqual(
+      Flags.parse(["--port=70000"]),
+      Either.left(`--port must be an integer from 0 to 65535, got "70000"`)
+    )
+    assert.deepStrictEqual(
+      Flags.parse(["--drop-rate=2"]),
+      Either.left(`--drop-rate must be a number from 0 to 1, got "2"`)
+    )
     assert.isTrue(Either.isLeft(Flags.parse(["--error-rate=200=0.5"])))
     assert.isTrue(Either.isLeft(Flags.parse(["--nope"])))
     assert.deepStrictEqual(
@@ -77,15 +89,20 @@ describe("Flags", () => {
 
   it("--tamper: KIND, KIND=N (a count), KIND=P (a probability, with a decimal point)", () => {
     const tamper = (...values: ReadonlyArray<string>) =>
-      Either.map(Flags.parse(values.flatMap((value) => ["--tamper", value])), (parsed) =>
-        parsed._tag === "Run" ? parsed.options.tamper : [])
+      Either.map(
+        Flags.parse(values.flatMap((value) => ["--tamper", value])),
+        (parsed) => parsed._tag === "Run" ? parsed.options.tamper : []
+      )
     assert.deepStrictEqual(tamper("wrong-size"), Either.right([{ kind: "wrong-size" }]))
     assert.deepStrictEqual(tamper("wrong-size=1"), Either.right([{ kind: "wrong-size", plans: 1 }]))
     assert.deepStrictEqual(tamper("wrong-size=1.0"), Either.right([{ kind: "wrong-size", probability: 1 }]))
-    assert.deepStrictEqual(tamper("wrong-size=0.5", "trailing-bytes=12"), Either.right([
-      { kind: "wrong-size", probability: 0.5 },
-      { kind: "trailing-bytes", plans: 12 }
-    ]))
+    assert.deepStrictEqual(
+      tamper("wrong-size=0.5", "trailing-bytes=12"),
+      Either.right([
+        { kind: "wrong-size", probability: 0.5 },
+        { kind: "trailing-bytes", plans: 12 }
+      ])
+    )
     // every kind is accepted, and its flag text reads back as itself
     for (const kind of Tamper.allKinds) {
       for (const value of [{ kind }, { kind, plans: 3 }, { kind, probability: 0.3 }, { kind, probability: 1 }]) {
@@ -95,14 +112,25 @@ describe("Flags", () => {
   })
 
   it("--tamper: a bad value names the flag and the rule", () => {
-    const rule = `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
+    const rule =
+      `KIND, KIND=N (the next N plans, N >= 1) or KIND=P (a probability written with a decimal point, 0 < P <= 1)`
     assert.deepStrictEqual(
       Flags.parse(["--tamper", "flip-bite"]),
       Either.left(`--tamper KIND must be one of ${Tamper.allKinds.join(", ")}, got "flip-bite"`)
     )
-    for (const bad of ["wrong-hash=0", "wrong-hash=0.0", "wrong-hash=1.5", "wrong-hash=.5", "wrong-hash=-1", "wrong-hash=",
-      "wrong-hash=x2", "wrong-hash=2=3", "wrong-hash=1e3"])
-    {
+    for (
+      const bad of [
+        "wrong-hash=0",
+        "wrong-hash=0.0",
+        "wrong-hash=1.5",
+        "wrong-hash=.5",
+        "wrong-hash=-1",
+        "wrong-hash=",
+        "wrong-hash=x2",
+        "wrong-hash=2=3",
+        "wrong-hash=1e3"
+      ]
+    ) {
       assert.deepStrictEqual(Flags.parse(["--tamper", bad]), Either.left(`--tamper must be ${rule}, got "${bad}"`), bad)
     }
     assert.isTrue(Either.isLeft(Flags.parse(["--tamper"])))

@@ -66,11 +66,19 @@ describe("History (in memory)", () => {
     }))
     history.transaction(landed({
       signature: "b",
-      logs: ["Program log: Memo (len 30): \"feeshare:launch ipfs://x\"", ...Array.from({ length: 200 }, () => "x".repeat(1000))],
+      logs: [
+        "Program log: Memo (len 30): \"feeshare:launch ipfs://x\"",
+        ...Array.from({ length: 200 }, () => "x".repeat(1000))
+      ],
       err: { InstructionError: [0, { Custom: 1 }] }
     }))
     const [b, a] = history.snapshot(0n).transactions
-    assert.deepStrictEqual([a?.kind, a?.label, a?.status, a?.error], ["airdrop", "sandbox airdrop #12", "success", null])
+    assert.deepStrictEqual([a?.kind, a?.label, a?.status, a?.error], [
+      "airdrop",
+      "sandbox airdrop #12",
+      "success",
+      null
+    ])
     assert.strictEqual(b?.kind, "launch")
     assert.strictEqual(b?.status, "failed")
     assert.strictEqual(b?.error, "{\"InstructionError\":[0,{\"Custom\":1}]}")
@@ -125,7 +133,8 @@ describe("History and the explorer over a sandbox", () => {
 
         // a fresh plan's first stage, signed and sent: landed, and named a claim stage
         const reply = yield* call("claims", "createPlan", { body: request })
-        const plan = (reply.json as { response: { transactions: ReadonlyArray<{ id: string; transaction: string }> } }).response
+        const plan =
+          (reply.json as { response: { transactions: ReadonlyArray<{ id: string; transaction: string }> } }).response
         const stage = plan.transactions[0]
         assert.isDefined(stage)
         const signer = yield* Effect.promise(() =>

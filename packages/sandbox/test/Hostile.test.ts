@@ -44,7 +44,10 @@ describe("Server against a hostile client", () => {
         `POST ${init} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"a`
       )
       assert.strictEqual(statusOf(declared), 413, declared)
-      assert.deepStrictEqual(bodyOf(declared), { success: false, error: "Request body too large: the limit is 4096 bytes" })
+      assert.deepStrictEqual(bodyOf(declared), {
+        success: false,
+        error: "Request body too large: the limit is 4096 bytes"
+      })
       assert.match(declared, /\r\nconnection: close\r\n/i)
       // chunked, no length: cut while reading
       const chunk = `${(8192).toString(16)}\r\n${"a".repeat(8192)}\r\n`
@@ -70,7 +73,9 @@ describe("Server against a hostile client", () => {
 
   it.effect("JSON nested 3000 deep is a 400 naming the limit, not a 500", () =>
     Effect.gen(function*() {
-      for (const body of ["[".repeat(3000) + "]".repeat(3000), `{"address":${"{\"a\":".repeat(3000)}1${"}".repeat(3001)}`]) {
+      for (
+        const body of ["[".repeat(3000) + "]".repeat(3000), `{"address":${"{\"a\":".repeat(3000)}1${"}".repeat(3001)}`]
+      ) {
         const reply = yield* post(init, body)
         assert.deepStrictEqual([reply.status, reply.json], [400, {
           success: false,
@@ -86,7 +91,9 @@ describe("Server against a hostile client", () => {
   it.effect("a body that is not JSON (multipart, form, text) is a 400 naming the Content-Type", () =>
     Effect.gen(function*() {
       const multipart = "--x\r\nContent-Disposition: form-data; name=\"address\"\r\n\r\nb\r\n--x--\r\n"
-      for (const contentType of ["multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "text/plain"]) {
+      for (
+        const contentType of ["multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "text/plain"]
+      ) {
         const reply = yield* post(init, multipart, { "content-type": contentType })
         assert.deepStrictEqual([reply.status, reply.json], [400, {
           success: false,
@@ -146,7 +153,11 @@ describe("Server against a hostile client", () => {
       const info = yield* Server.SandboxInfo
       assert.isTrue(Option.isNone(info.adminToken))
       assert.strictEqual((yield* fetchReply(`${info.rootUrl}${SandboxApi.prefix}/evm/fixtures`)).status, 200)
-      assert.isTrue(AdminToken.isLoopback("127.0.0.1") && AdminToken.isLoopback("::1") && AdminToken.isLoopback("localhost"))
-      assert.isFalse(AdminToken.isLoopback("0.0.0.0") || AdminToken.isLoopback("::") || AdminToken.isLoopback("192.168.1.2"))
+      assert.isTrue(
+        AdminToken.isLoopback("127.0.0.1") && AdminToken.isLoopback("::1") && AdminToken.isLoopback("localhost")
+      )
+      assert.isFalse(
+        AdminToken.isLoopback("0.0.0.0") || AdminToken.isLoopback("::") || AdminToken.isLoopback("192.168.1.2")
+      )
     }).pipe(Effect.provide(sandbox())))
 })

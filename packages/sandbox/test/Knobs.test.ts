@@ -40,6 +40,12 @@ describe("Knobs", () => {
     Effect.gen(function*() {
       const reply = yield* call("system", "ping")
       assert.strictEqual(reply.status, 429)
-      assert.deepStrictEqual(reply.json, { success: false, error: "Rate limit exceeded", limit: 10, remaining: 9, resetTime: 3600 })
+      assert.deepStrictEqual(reply.json, {
+        success: false,
+        error: "Rate limit exceeded",
+        limit: 10,
+        remaining: 9,
+        resetTime: 3600
+      })
     }).pipe(Effect.provide(sandbox({ rateLimit: 10, errorRates: { 429: 1 } }))))
 })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import { build } from "@feeshare/solana/StageBuilder"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Duration, Effect, Exit, Option, TestClock } from "effect"
-import { build } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "../src/internal/model/keys.js"
 import { transferSol } from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
@@ -16,7 +16,12 @@ const funded = (ledger: Ledger.Ledger.Service) =>
     return payer
   })
 
-const transfer = (ledger: Ledger.Ledger.Service, payer: KeyPairSigner, lamports: bigint, format: "legacy" | "v0" | "v1" = "v0") =>
+const transfer = (
+  ledger: Ledger.Ledger.Service,
+  payer: KeyPairSigner,
+  lamports: bigint,
+  format: "legacy" | "v0" | "v1" = "v0"
+) =>
   Effect.gen(function*() {
     const clock = yield* ledger.clock
     const destination = yield* Effect.promise(() => generateKeyPairSigner())
@@ -27,7 +32,11 @@ const transfer = (ledger: Ledger.Ledger.Service, payer: KeyPairSigner, lamports:
         instructions: [transferSol(payer.address, destination.address, lamports)],
         lifetime: { blockhash: clock.blockhash, lastValidBlockHeight: clock.lastValidBlockHeight },
         signers: [payer],
-        budget: { computeUnitLimit: 10_000, loadedAccountsDataSizeLimit: 65_536, priorityFee: format === "v1" ? 3_000n : 1_000n }
+        budget: {
+          computeUnitLimit: 10_000,
+          loadedAccountsDataSizeLimit: 65_536,
+          priorityFee: format === "v1" ? 3_000n : 1_000n
+        }
       })
     )
     return { built, destination: destination.address }
@@ -218,12 +227,18 @@ describe("Ledger", () => {
         `lamports: 1 would leave ${target.address} below the rent-exempt minimum of 890880 lamports`
       )
       assert.strictEqual(yield* ledger.balance(target.address), 0n)
-      assert.match((yield* refused("not-a-key", 1_000_000_000n)).message, /^address: not-a-key is not a base58 public key$/)
+      assert.match(
+        (yield* refused("not-a-key", 1_000_000_000n)).message,
+        /^address: not-a-key is not a base58 public key$/
+      )
       assert.match(
         (yield* refused("SysvarC1ock11111111111111111111111111111111", 1_000_000_000n)).message,
         /^address: SysvarC1ock1+ is a reserved account/
       )
-      assert.match((yield* refused("11111111111111111111111111111111", 1_000_000_000n)).message, /^address: 1+ cannot receive lamports/)
+      assert.match(
+        (yield* refused("11111111111111111111111111111111", 1_000_000_000n)).message,
+        /^address: 1+ cannot receive lamports/
+      )
       // a valid airdrop after the refusals still lands
       yield* ledger.airdrop(target.address, 1_000_000_000n)
       assert.strictEqual(yield* ledger.balance(target.address), 1_000_000_000n)

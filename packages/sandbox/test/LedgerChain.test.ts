@@ -4,14 +4,14 @@
  * the live clock with a fast block clock (20 ms slots): the ledger's slots and the
  * executor's polls interleave as they would against a real node.
  */
+import { assert, describe, it } from "@effect/vitest"
 import * as Chain from "@feeshare/solana/Chain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { assert, describe, it } from "@effect/vitest"
+import { build } from "@feeshare/solana/StageBuilder"
 import { type Address, generateKeyPairSigner, getSignatureFromTransaction } from "@solana/kit"
 import { Effect, Layer, Option } from "effect"
-import { build } from "@feeshare/solana/StageBuilder"
 import * as Programs from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import * as LedgerChain from "../src/LedgerChain.js"
@@ -121,7 +121,9 @@ describe("LedgerChain", () => {
         "claim"
       ])
       assert.isTrue(events.includes("Rebuilt"))
-      const ata = yield* Effect.promise(() => Programs.associatedTokenAddress(creator.address as Address, Programs.NATIVE_MINT))
+      const ata = yield* Effect.promise(() =>
+        Programs.associatedTokenAddress(creator.address as Address, Programs.NATIVE_MINT)
+      )
       assert.strictEqual(yield* tokenBalance(ata), owed)
       assert.deepStrictEqual(yield* market.positions(creator.address), [])
     }).pipe(Effect.provide(live())))

@@ -1,5 +1,5 @@
-import { BasisPoints, type Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { BasisPoints, type Plan } from "@feeshare/domain"
 import {
   type Address,
   generateKeyPairSigner,
@@ -13,7 +13,16 @@ import * as Ledger from "../src/Ledger.js"
 import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"
 import * as Options from "../src/Options.js"
-import { assertLanded, rejection, signAndSend, SOL, tokenBalance, verifyStage, wallet, wireBytes } from "./support/ledgerWallet.js"
+import {
+  assertLanded,
+  rejection,
+  signAndSend,
+  SOL,
+  tokenBalance,
+  verifyStage,
+  wallet,
+  wireBytes
+} from "./support/ledgerWallet.js"
 
 const TestMarket = (overrides: Partial<Options.Options> = {}) =>
   MarketLive.layerWithLedger(Options.make({ slotMillis: 0, seed: "market-test", ...overrides }))
@@ -52,7 +61,9 @@ const launchedToken = Effect.gen(function*() {
   yield* assertLanded(yield* signAndSend(launch, "base58", [creator]))
   const ledger = yield* Ledger.Ledger
   assert.strictEqual(yield* ledger.balance(tip.address), 10_000_000n)
-  const creatorAta = yield* Effect.promise(() => Programs.associatedTokenAddress(creator.address, created.mint as Address))
+  const creatorAta = yield* Effect.promise(() =>
+    Programs.associatedTokenAddress(creator.address, created.mint as Address)
+  )
   assert.isTrue((yield* tokenBalance(creatorAta)) > 0n, "the initial buy delivered tokens")
   return { market, created, creator, b, c, partner }
 })
@@ -92,11 +103,13 @@ describe("Market", () => {
       const ledger = yield* Ledger.Ledger
       const { b, c, created, creator, market, partner } = yield* launchedToken
       const trader = yield* wallet()
-      const launchFee = (yield* market.lifetimeFees(created.mint))
+      const launchFee = yield* market.lifetimeFees(created.mint)
       assert.strictEqual(launchFee, (SOL * 100n) / 10_000n, "the initial buy paid the 1% fee")
 
       const buy = yield* trade(trader, Programs.NATIVE_MINT, created.mint, 2n * SOL)
-      const traderAta = yield* Effect.promise(() => Programs.associatedTokenAddress(trader.address, created.mint as Address))
+      const traderAta = yield* Effect.promise(() =>
+        Programs.associatedTokenAddress(trader.address, created.mint as Address)
+      )
       const tokens = yield* tokenBalance(traderAta)
       assert.strictEqual(tokens, buy.quote.outAmount)
       const sell = yield* trade(trader, created.mint, Programs.NATIVE_MINT, tokens / 2n)
@@ -221,7 +234,10 @@ describe("Market", () => {
       assert.strictEqual(forbidden.status, 400)
 
       // ten claimers: build a lookup table holding them, on the ledger, signed by the admin
-      const claimers = yield* Effect.forEach(Array.from({ length: 10 }), () => Effect.promise(() => generateKeyPairSigner()))
+      const claimers = yield* Effect.forEach(
+        Array.from({ length: 10 }),
+        () => Effect.promise(() => generateKeyPairSigner())
+      )
       const ledger = yield* Ledger.Ledger
       const clock = yield* ledger.clock
       const [table, bump] = yield* Effect.promise(() => Programs.lookupTableAddress(creator.address, clock.slot))
@@ -289,7 +305,11 @@ describe("Market", () => {
       const [migrated] = (yield* market.positions(creator.address)).filter((p) => p.baseMint === created.mint)
       assert.isTrue(migrated?.isMigrated)
       assert.deepStrictEqual(
-        [migrated?.dammPositionInfo?.pool, migrated?.dammPositionInfo?.tokenAMint, migrated?.dammPositionInfo?.tokenBMint],
+        [
+          migrated?.dammPositionInfo?.pool,
+          migrated?.dammPositionInfo?.tokenAMint,
+          migrated?.dammPositionInfo?.tokenBMint
+        ],
         [pool?.dammV2PoolKey, created.mint, Programs.NATIVE_MINT]
       )
       const moved = yield* rejection(market.swap({ quoteResponse: quote, userPublicKey: whale.address }))
@@ -308,7 +328,10 @@ describe("Market", () => {
         mint: created.mint,
         admin: a.address,
         customFeeVault: true,
-        claimers: [{ wallet: a.address, bps: 5_000 }, { wallet: b.address, bps: 3_000 }, { wallet: trader.address, bps: 2_000 }]
+        claimers: [{ wallet: a.address, bps: 5_000 }, { wallet: b.address, bps: 3_000 }, {
+          wallet: trader.address,
+          bps: 2_000
+        }]
       }))
       assert.strictEqual(three.status, 400)
       const config = yield* market.createFeeShareConfig({
@@ -318,15 +341,29 @@ describe("Market", () => {
         claimers: [{ wallet: a.address, bps: 6_000 }, { wallet: b.address, bps: 4_000 }]
       })
       assert.isNotNull(config.customFeeVault)
-      yield* assertLanded(yield* signAndSend(
-        yield* market.launch({ ipfs: "ipfs://cfv", tokenMint: created.mint, wallet: a.address, configKey: created.configKey, initialBuyLamports: 0 }),
-        "base58",
-        [a]
-      ))
+      yield* assertLanded(
+        yield* signAndSend(
+          yield* market.launch({
+            ipfs: "ipfs://cfv",
+            tokenMint: created.mint,
+            wallet: a.address,
+            configKey: created.configKey,
+            initialBuyLamports: 0
+          }),
+          "base58",
+          [a]
+        )
+      )
       yield* trade(trader, Programs.NATIVE_MINT, created.mint, 10n * SOL)
       const [position] = yield* market.positions(b.address)
       assert.deepStrictEqual(
-        [position?.isCustomFeeVault, position?.customFeeVault, position?.customFeeVaultClaimerA, position?.customFeeVaultClaimerB, position?.customFeeVaultClaimerSide],
+        [
+          position?.isCustomFeeVault,
+          position?.customFeeVault,
+          position?.customFeeVaultClaimerA,
+          position?.customFeeVaultClaimerB,
+          position?.customFeeVaultClaimerSide
+        ],
         [true, config.customFeeVault, a.address, b.address, "B"]
       )
       assert.strictEqual((yield* market.positions(a.address))[0]?.customFeeVaultClaimerSide, "A")
@@ -349,18 +386,31 @@ describe("Market", () => {
         claimers: [{ wallet: creator.address, bps: 10_000 }]
       })
       const versionOf = (text: string) =>
-        getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(wireBytes(text, "base58")).messageBytes).version
+        getCompiledTransactionMessageDecoder().decode(
+          getTransactionDecoder().decode(wireBytes(text, "base58")).messageBytes
+        ).version
       const launch = yield* market.launch({
-        ipfs: "ipfs://v0", tokenMint: created.mint, wallet: creator.address, configKey: created.configKey, initialBuyLamports: 0
+        ipfs: "ipfs://v0",
+        tokenMint: created.mint,
+        wallet: creator.address,
+        configKey: created.configKey,
+        initialBuyLamports: 0
       })
       assert.strictEqual(versionOf(launch), 0)
       yield* assertLanded(yield* signAndSend(launch, "base58", [creator]))
-      const quote = yield* market.quote({ inputMint: Programs.NATIVE_MINT, outputMint: created.mint, amount: 10n * SOL })
+      const quote = yield* market.quote({
+        inputMint: Programs.NATIVE_MINT,
+        outputMint: created.mint,
+        amount: 10n * SOL
+      })
       const swap = yield* market.swap({ quoteResponse: quote, userPublicKey: trader.address })
       assert.strictEqual(versionOf(swap.swapTransaction), 0)
       yield* assertLanded(yield* signAndSend(swap.swapTransaction, "base58", [trader]))
       const update = yield* market.updateConfig({
-        baseMint: created.mint, basisPointsArray: [10_000], claimersArray: [creator.address], payer: creator.address
+        baseMint: created.mint,
+        basisPointsArray: [10_000],
+        claimersArray: [creator.address],
+        payer: creator.address
       })
       assert.deepStrictEqual(update.transactions.map((t) => versionOf(t.transaction)), [0])
       const partnerClaim = yield* market.partnerClaim(partner.address)
@@ -403,7 +453,13 @@ describe("Market", () => {
       const stranger = yield* wallet(SOL)
       const created = yield* market.createToken({ creator: creator.address })
       const refused = yield* rejection(
-        market.launch({ ipfs: "ipfs://x", tokenMint: created.mint, wallet: stranger.address, configKey: created.configKey, initialBuyLamports: 0 })
+        market.launch({
+          ipfs: "ipfs://x",
+          tokenMint: created.mint,
+          wallet: stranger.address,
+          configKey: created.configKey,
+          initialBuyLamports: 0
+        })
       )
       assert.strictEqual(refused.status, 400)
       assert.include(refused.message, "is not the creator")

@@ -1,5 +1,5 @@
-import { BasisPoints, type Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { BasisPoints, type Plan } from "@feeshare/domain"
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import * as Programs from "../src/internal/model/programs.js"
@@ -34,7 +34,11 @@ const trade = (trader: KeyPairSigner, inputMint: string, outputMint: string, amo
     return quote.platformFee?.amount ?? 0n
   })
 
-const launch = (creator: KeyPairSigner, flow: "dbc" | "damm_v2_direct", claimers: ReadonlyArray<{ wallet: string; bps: number }>) =>
+const launch = (
+  creator: KeyPairSigner,
+  flow: "dbc" | "damm_v2_direct",
+  claimers: ReadonlyArray<{ wallet: string; bps: number }>
+) =>
   Effect.gen(function*() {
     const market = yield* Market
     const created = yield* market.createToken({ creator: creator.address, flow })
@@ -91,19 +95,37 @@ describe("Market aggregate vaults and holdings", () => {
       const source = { kind: "pool" as const, protocol: "damm_v2" as const, pool: pool?.dammV2PoolKey ?? "" }
 
       // a damm_v2 claim by a claimer who is not the deployer: its share only
-      const bPlan = yield* market.createPlan({ feeClaimer: b.address, tokenMint: created.mint, source, transactionFormat: "v1" })
+      const bPlan = yield* market.createPlan({
+        feeClaimer: b.address,
+        tokenMint: created.mint,
+        source,
+        transactionFormat: "v1"
+      })
       yield* landAll(bPlan.transactions, b)
       assert.strictEqual(yield* wsol(b.address), claimers[1])
 
       // a position claim by the deployer leaves its vault alone
-      const own = yield* market.createPlan({ feeClaimer: creator.address, tokenMint: created.mint, transactionFormat: "v1" })
+      const own = yield* market.createPlan({
+        feeClaimer: creator.address,
+        tokenMint: created.mint,
+        transactionFormat: "v1"
+      })
       yield* landAll(own.transactions, creator)
       assert.strictEqual(yield* wsol(creator.address), claimers[0])
       assert.strictEqual((yield* market.vaults(creator.address)).vaults[0]?.claimableAmount, deployer)
 
       // the damm_v2 pool claim by the deployer: pending shares move into the vault and out
-      const plan = yield* market.createPlan({ feeClaimer: creator.address, tokenMint: created.mint, source, transactionFormat: "v1" })
-      assert.deepStrictEqual(plan.operation, { kind: "position_claim", baseMint: created.mint, wallet: creator.address })
+      const plan = yield* market.createPlan({
+        feeClaimer: creator.address,
+        tokenMint: created.mint,
+        source,
+        transactionFormat: "v1"
+      })
+      assert.deepStrictEqual(plan.operation, {
+        kind: "position_claim",
+        baseMint: created.mint,
+        wallet: creator.address
+      })
       const verified = yield* verifyStage(plan.transactions[1] as Plan.Stage)
       assert.include(verified.signers, vaultAddress, "the deployer vault signs its withdrawal")
       assert.notInclude(verified.present, creator.address, "the claimer signs last")
@@ -120,7 +142,9 @@ describe("Market aggregate vaults and holdings", () => {
         "the pool authority paid out every fee"
       )
 
-      const again = yield* rejection(market.createPlan({ feeClaimer: creator.address, tokenMint: created.mint, source, transactionFormat: "v1" }))
+      const again = yield* rejection(
+        market.createPlan({ feeClaimer: creator.address, tokenMint: created.mint, source, transactionFormat: "v1" })
+      )
       assert.strictEqual(again.status, 400)
       assert.match(again.message, /nothing to claim/)
     }).pipe(Effect.provide(TestMarket())))
@@ -134,8 +158,15 @@ describe("Market aggregate vaults and holdings", () => {
       const stranger = yield* wallet(SOL)
       const created = yield* market.createToken({ creator: creator.address })
 
-      assert.strictEqual((yield* rejection(market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 0n }))).status, 400)
-      assert.strictEqual((yield* rejection(market.createHolding({ mint: claimer.address, claimer: claimer.address, lamports: 1n }))).status, 404)
+      assert.strictEqual(
+        (yield* rejection(market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 0n }))).status,
+        400
+      )
+      assert.strictEqual(
+        (yield* rejection(market.createHolding({ mint: claimer.address, claimer: claimer.address, lamports: 1n })))
+          .status,
+        404
+      )
       const noHolding = yield* rejection(market.createPlan({
         feeClaimer: claimer.address,
         tokenMint: created.mint,
@@ -145,7 +176,11 @@ describe("Market aggregate vaults and holdings", () => {
       assert.match(noHolding.message, /source\.authority/)
 
       yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 200_000_000n })
-      const holding = yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 100_000_000n })
+      const holding = yield* market.createHolding({
+        mint: created.mint,
+        claimer: claimer.address,
+        lamports: 100_000_000n
+      })
       assert.strictEqual(holding.held, 300_000_000n)
       const authority = holding.authority
       const source = { kind: "holding" as const, authority }
@@ -157,7 +192,9 @@ describe("Market aggregate vaults and holdings", () => {
       }))
       assert.strictEqual(wrong.status, 400)
       assert.include(wrong.message, stranger.address)
-      const nothing = yield* rejection(market.createPlan({ feeClaimer: stranger.address, tokenMint: created.mint, source }))
+      const nothing = yield* rejection(
+        market.createPlan({ feeClaimer: stranger.address, tokenMint: created.mint, source })
+      )
       assert.strictEqual(nothing.status, 400)
       assert.match(nothing.message, /nothing to claim/)
       const otherQuote = yield* rejection(market.createPlan({
@@ -167,10 +204,19 @@ describe("Market aggregate vaults and holdings", () => {
         quoteMint: stranger.address
       }))
       assert.strictEqual(otherQuote.status, 400)
-      assert.match(otherQuote.message, new RegExp(`^quoteMint ${stranger.address} does not match .*holding vault ${authority}`))
+      assert.match(
+        otherQuote.message,
+        new RegExp(`^quoteMint ${stranger.address} does not match .*holding vault ${authority}`)
+      )
 
       // v0: the lookup table first, then the ready plan
-      const request = { feeClaimer: claimer.address, tokenMint: created.mint, source, quoteMint: Programs.NATIVE_MINT, transactionFormat: "v0" as const }
+      const request = {
+        feeClaimer: claimer.address,
+        tokenMint: created.mint,
+        source,
+        quoteMint: Programs.NATIVE_MINT,
+        transactionFormat: "v0" as const
+      }
       const setup = yield* market.createPlan(request)
       assert.strictEqual(setup.readiness.status, "setup_required")
       yield* landAll(setup.transactions, claimer)
@@ -195,7 +241,11 @@ describe("Market aggregate vaults and holdings", () => {
       yield* landAll(plan.transactions, claimer)
       assert.strictEqual(yield* wsol(claimer.address), 300_000_000n, "balance rose by exactly what was held")
       assert.strictEqual(authorityBefore - (yield* ledger.balance(authority)), 300_000_000n)
-      assert.strictEqual(yield* ledger.balance(authority), ledger.minimumBalance(0), "the holding is empty on the ledger")
+      assert.strictEqual(
+        yield* ledger.balance(authority),
+        ledger.minimumBalance(0),
+        "the holding is empty on the ledger"
+      )
       const again = yield* rejection(market.createPlan(request))
       assert.strictEqual(again.status, 400)
       assert.match(again.message, /nothing to claim/)
@@ -214,7 +264,10 @@ describe("Market aggregate vaults and holdings", () => {
         transactionFormat: "v1"
       }))
       assert.strictEqual(mismatch.status, 400)
-      assert.match(mismatch.message, new RegExp(`^quoteMint ${other.address} does not match the quote mint of the fee-share config`))
+      assert.match(
+        mismatch.message,
+        new RegExp(`^quoteMint ${other.address} does not match the quote mint of the fee-share config`)
+      )
       const matching = yield* market.createPlan({
         feeClaimer: creator.address,
         tokenMint: created.mint,

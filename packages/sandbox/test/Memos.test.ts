@@ -4,8 +4,11 @@ import { FastCheck } from "effect"
 import { memoKind, memoText } from "../src/internal/model/programs.js"
 
 describe("memos", () => {
-  it.prop("airdrop and set-up memos read back as their kind", [FastCheck.nat()], ([n]) =>
-    memoKind(memoText.airdrop(n)) === "airdrop" && memoKind(memoText.setup(n)) === "setup")
+  it.prop(
+    "airdrop and set-up memos read back as their kind",
+    [FastCheck.nat()],
+    ([n]) => memoKind(memoText.airdrop(n)) === "airdrop" && memoKind(memoText.setup(n)) === "setup"
+  )
 
   it.prop(
     "a service memo reads back as its kind, whatever it is about",
@@ -14,6 +17,8 @@ describe("memos", () => {
   )
 
   it("other text names no kind", () => {
-    for (const text of ["", "hello", "sandbox", "feeshare:", "sandbox airdrop"]) assert.isUndefined(memoKind(text), text)
+    for (const text of ["", "hello", "sandbox", "feeshare:", "sandbox airdrop"]) {
+      assert.isUndefined(memoKind(text), text)
+    }
   })
 })

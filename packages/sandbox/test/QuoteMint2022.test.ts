@@ -3,11 +3,11 @@
  * with TransferCheckedWithFee, `feeLimits` enforced against its active schedule, and a schedule
  * change between building and landing, all on the real ledger.
  */
+import { assert, describe, it } from "@effect/vitest"
 import type { Plan } from "@feeshare/domain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { assert, describe, it } from "@effect/vitest"
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Effect, Layer, Option } from "effect"
 import * as Programs from "../src/internal/model/programs.js"
@@ -70,7 +70,12 @@ const holdingIn2022 = (amount: bigint) =>
     const claimer = yield* wallet(SOL)
     const created = yield* market.createToken({ creator: creator.address })
     const mint = yield* quoteMint
-    const holding = yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: amount, quoteMint: mint })
+    const holding = yield* market.createHolding({
+      mint: created.mint,
+      claimer: claimer.address,
+      lamports: amount,
+      quoteMint: mint
+    })
     const source = { kind: "holding" as const, authority: holding.authority }
     return { created, claimer, mint, holding, source }
   })
@@ -112,7 +117,12 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       const wsolHolding = yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: SOL })
       assert.notStrictEqual(wsolHolding.authority, holding.authority, "one holding vault per quote mint")
 
-      const plan = yield* market.createPlan({ feeClaimer: claimer.address, tokenMint: created.mint, source, transactionFormat: "v1" })
+      const plan = yield* market.createPlan({
+        feeClaimer: claimer.address,
+        tokenMint: created.mint,
+        source,
+        transactionFormat: "v1"
+      })
       assert.deepStrictEqual(plan.asset, { mint, tokenProgram: T22, decimals: 6 })
       assert.deepStrictEqual(plan.feeLimits, [
         { asset: { mint, tokenProgram: T22 }, basisPoints: 100, maximumFeeRaw: 5_000_000n }
@@ -121,7 +131,11 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       const fee = 123_457n // ceil(12,345,678 × 100 / 10,000): Token-2022 rounds up
       const [transfer] = yield* token2022Instructions(plan.transactions[1] as Plan.Stage)
       const data = new DataView((transfer?.data ?? new Uint8Array(19)).buffer)
-      assert.deepStrictEqual([data.getUint8(0), data.getUint8(1)], [26, 1], "TransferFeeExtension / TransferCheckedWithFee")
+      assert.deepStrictEqual(
+        [data.getUint8(0), data.getUint8(1)],
+        [26, 1],
+        "TransferFeeExtension / TransferCheckedWithFee"
+      )
       assert.deepStrictEqual(
         [data.getBigUint64(2, true), data.getUint8(10), data.getBigUint64(11, true)],
         [amount, 6, fee]
@@ -138,12 +152,24 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       assert.deepStrictEqual(entry.filter((h) => h["quoteMint"] === mint).map((h) => [h["held"], h["claimed"]]), [
         ["0", String(amount)]
       ])
-      const again = yield* rejection(market.createPlan({ feeClaimer: claimer.address, tokenMint: created.mint, source, transactionFormat: "v1" }))
+      const again = yield* rejection(
+        market.createPlan({ feeClaimer: claimer.address, tokenMint: created.mint, source, transactionFormat: "v1" })
+      )
       assert.match(again.message, /nothing to claim/)
 
       // 1,000 tokens: 1% would be 10,000,000, the cap is 5,000,000
-      yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 1_000_000_000n, quoteMint: mint })
-      const capped = yield* market.createPlan({ feeClaimer: claimer.address, tokenMint: created.mint, source, transactionFormat: "v1" })
+      yield* market.createHolding({
+        mint: created.mint,
+        claimer: claimer.address,
+        lamports: 1_000_000_000n,
+        quoteMint: mint
+      })
+      const capped = yield* market.createPlan({
+        feeClaimer: claimer.address,
+        tokenMint: created.mint,
+        source,
+        transactionFormat: "v1"
+      })
       yield* landAll(capped.transactions, claimer)
       assert.strictEqual(yield* tokenBalance(destination), amount - fee + 1_000_000_000n - 5_000_000n)
       assert.strictEqual(yield* withheld(destination), fee + 5_000_000n)
@@ -155,7 +181,11 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       const { claimer, created, mint, source } = yield* holdingIn2022(50_000_000n)
       const asset = { mint, tokenProgram: T22 }
       const request = { feeClaimer: claimer.address, tokenMint: created.mint, source, transactionFormat: "v1" as const }
-      const refused = (feeLimits: ReadonlyArray<{ asset: { mint: string; tokenProgram: string }; basisPoints: number; maximumFeeRaw: bigint }>) =>
+      const refused = (
+        feeLimits: ReadonlyArray<
+          { asset: { mint: string; tokenProgram: string }; basisPoints: number; maximumFeeRaw: bigint }
+        >
+      ) =>
         Effect.map(rejection(market.createPlan({ ...request, feeLimits })), (r) => {
           assert.strictEqual(r.status, 400)
           return r.message
@@ -173,11 +203,21 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       assert.include(both, "feeLimits[0].basisPoints")
       assert.include(both, "feeLimits[0].maximumFeeRaw")
       assert.match(
-        yield* refused([{ asset: { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM }, basisPoints: 100, maximumFeeRaw: 5_000_000n }]),
-        new RegExp(`^feeLimits\\[0\\]\\.asset: ${Programs.NATIVE_MINT} \\(${Programs.TOKEN_PROGRAM}\\) is not the asset of the plan, ${mint}`)
+        yield* refused([{
+          asset: { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM },
+          basisPoints: 100,
+          maximumFeeRaw: 5_000_000n
+        }]),
+        new RegExp(
+          `^feeLimits\\[0\\]\\.asset: ${Programs.NATIVE_MINT} \\(${Programs.TOKEN_PROGRAM}\\) is not the asset of the plan, ${mint}`
+        )
       )
       assert.match(
-        yield* refused([{ asset: { mint, tokenProgram: Programs.TOKEN_PROGRAM }, basisPoints: 100, maximumFeeRaw: 5_000_000n }]),
+        yield* refused([{
+          asset: { mint, tokenProgram: Programs.TOKEN_PROGRAM },
+          basisPoints: 100,
+          maximumFeeRaw: 5_000_000n
+        }]),
         /^feeLimits\[0\]\.asset: /
       )
       assert.match(
@@ -189,7 +229,10 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       )
 
       // at or above the schedule: the plan applies the request's limits
-      const exact = yield* market.createPlan({ ...request, feeLimits: [{ asset, basisPoints: 100, maximumFeeRaw: 5_000_000n }] })
+      const exact = yield* market.createPlan({
+        ...request,
+        feeLimits: [{ asset, basisPoints: 100, maximumFeeRaw: 5_000_000n }]
+      })
       assert.deepStrictEqual(exact.feeLimits, [{ asset, basisPoints: 100, maximumFeeRaw: 5_000_000n }])
       const loose = [{ asset, basisPoints: 10_000, maximumFeeRaw: 18_446_744_073_709_551_615n }]
       assert.deepStrictEqual((yield* market.createPlan({ ...request, feeLimits: loose })).feeLimits, loose)
@@ -210,26 +253,45 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       const wsol = yield* market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: SOL })
       const wsolRequest = { ...request, source: { kind: "holding" as const, authority: wsol.authority } }
       const wsolPlan = yield* market.createPlan(wsolRequest)
-      assert.deepStrictEqual(wsolPlan.asset, { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM, decimals: 9 })
+      assert.deepStrictEqual(wsolPlan.asset, {
+        mint: Programs.NATIVE_MINT,
+        tokenProgram: Programs.TOKEN_PROGRAM,
+        decimals: 9
+      })
       assert.deepStrictEqual(wsolPlan.feeLimits, [])
       const wsolAsset = { mint: Programs.NATIVE_MINT, tokenProgram: Programs.TOKEN_PROGRAM }
       assert.deepStrictEqual(
-        (yield* market.createPlan({ ...wsolRequest, feeLimits: [{ asset: wsolAsset, basisPoints: 0, maximumFeeRaw: 0n }] })).feeLimits,
+        (yield* market.createPlan({
+          ...wsolRequest,
+          feeLimits: [{ asset: wsolAsset, basisPoints: 0, maximumFeeRaw: 0n }]
+        })).feeLimits,
         [{ asset: wsolAsset, basisPoints: 0, maximumFeeRaw: 0n }]
       )
       assert.match(
-        (yield* rejection(market.createPlan({ ...wsolRequest, feeLimits: [{ asset, basisPoints: 100, maximumFeeRaw: 5_000_000n }] }))).message,
+        (yield* rejection(
+          market.createPlan({ ...wsolRequest, feeLimits: [{ asset, basisPoints: 100, maximumFeeRaw: 5_000_000n }] })
+        )).message,
         /^feeLimits\[0\]\.asset: /
       )
 
       // set-up refusals
       const stranger = yield* Effect.promise(() => generateKeyPairSigner())
       const unknownQuote = yield* rejection(
-        market.createHolding({ mint: created.mint, claimer: claimer.address, lamports: 1n, quoteMint: stranger.address })
+        market.createHolding({
+          mint: created.mint,
+          claimer: claimer.address,
+          lamports: 1n,
+          quoteMint: stranger.address
+        })
       )
       assert.strictEqual(unknownQuote.status, 400)
-      assert.match(unknownQuote.message, new RegExp(`^quoteMint: ${stranger.address} is not a quote mint of the sandbox`))
-      const notTheMint = yield* rejection(market.setTransferFee({ mint: Programs.NATIVE_MINT, basisPoints: 1, maximumFeeRaw: 1n }))
+      assert.match(
+        unknownQuote.message,
+        new RegExp(`^quoteMint: ${stranger.address} is not a quote mint of the sandbox`)
+      )
+      const notTheMint = yield* rejection(
+        market.setTransferFee({ mint: Programs.NATIVE_MINT, basisPoints: 1, maximumFeeRaw: 1n })
+      )
       assert.strictEqual(notTheMint.status, 400)
       assert.match(notTheMint.message, /^mint: /)
     }).pipe(Effect.provide(TestMarket())))
@@ -249,8 +311,16 @@ describe("Token-2022 quote mint with a transfer fee", () => {
 
       const epochBefore = yield* ledger.epoch
       const raised = yield* market.setTransferFee({ mint, basisPoints: 200, maximumFeeRaw: 5_000_000n })
-      assert.strictEqual(raised.epoch, epochBefore + 2n, "Token-2022 applies SetTransferFee two epochs later; the sandbox moves them")
-      assert.deepStrictEqual(raised.transferFee, { basisPoints: 200, maximumFeeRaw: 5_000_000n, epoch: epochBefore + 2n })
+      assert.strictEqual(
+        raised.epoch,
+        epochBefore + 2n,
+        "Token-2022 applies SetTransferFee two epochs later; the sandbox moves them"
+      )
+      assert.deepStrictEqual(raised.transferFee, {
+        basisPoints: 200,
+        maximumFeeRaw: 5_000_000n,
+        epoch: epochBefore + 2n
+      })
       assert.isNull(raised.scheduledTransferFee)
 
       // the plan built at 100 bps states a fee of 1,000,000; Token-2022 now computes 2,000,000
@@ -271,7 +341,10 @@ describe("Token-2022 quote mint with a transfer fee", () => {
         stale.message,
         `feeLimits[0].basisPoints: the active transfer-fee rate of ${mint} is 200 bps, above the limit of 100 bps`
       )
-      const rebuilt = yield* market.createPlan({ ...request, feeLimits: [{ asset, basisPoints: 200, maximumFeeRaw: 5_000_000n }] })
+      const rebuilt = yield* market.createPlan({
+        ...request,
+        feeLimits: [{ asset, basisPoints: 200, maximumFeeRaw: 5_000_000n }]
+      })
       yield* landAll(rebuilt.transactions, claimer)
       assert.strictEqual(yield* tokenBalance(destination), amount - 2_000_000n)
       assert.strictEqual(yield* withheld(destination), 2_000_000n)
@@ -309,19 +382,31 @@ describe("Token-2022 quote mint with a transfer fee", () => {
     Effect.gen(function*() {
       const creator = yield* Effect.promise(() => generateKeyPairSigner())
       const claimer = yield* Effect.promise(() => generateKeyPairSigner())
-      const listed = decodeSuccess("sandbox", "quoteMints", yield* call("sandbox", "quoteMints", { apiKey: null })) as ReadonlyArray<{
+      const listed = decodeSuccess(
+        "sandbox",
+        "quoteMints",
+        yield* call("sandbox", "quoteMints", { apiKey: null })
+      ) as ReadonlyArray<{
         mint: string
         tokenProgram: string
       }>
       const mint = listed.find((q) => q.tokenProgram === T22)?.mint ?? ""
-      const token = decodeSuccess("sandbox", "createToken", yield* call("sandbox", "createToken", {
-        apiKey: null,
-        body: { creator: creator.address }
-      })) as { mint: string }
-      const holding = decodeSuccess("sandbox", "createHolding", yield* call("sandbox", "createHolding", {
-        apiKey: null,
-        body: { mint: token.mint, claimer: claimer.address, lamports: "1000000", quoteMint: mint }
-      })) as { authority: string; quoteMint: string }
+      const token = decodeSuccess(
+        "sandbox",
+        "createToken",
+        yield* call("sandbox", "createToken", {
+          apiKey: null,
+          body: { creator: creator.address }
+        })
+      ) as { mint: string }
+      const holding = decodeSuccess(
+        "sandbox",
+        "createHolding",
+        yield* call("sandbox", "createHolding", {
+          apiKey: null,
+          body: { mint: token.mint, claimer: claimer.address, lamports: "1000000", quoteMint: mint }
+        })
+      ) as { authority: string; quoteMint: string }
       assert.strictEqual(holding.quoteMint, mint)
       const body = {
         feeClaimer: claimer.address,
@@ -333,10 +418,14 @@ describe("Token-2022 quote mint with a transfer fee", () => {
       const refused = yield* call("claims", "createPlan", { body })
       assert.strictEqual(refused.status, 400, refused.text)
       assert.include((refused.json as { error: string }).error, "feeLimits[0].basisPoints")
-      const schedule = decodeSuccess("sandbox", "setTransferFee", yield* call("sandbox", "setTransferFee", {
-        apiKey: null,
-        body: { mint, basisPoints: 50, maximumFeeRaw: "1000" }
-      })) as { transferFee: { basisPoints: number; maximumFeeRaw: bigint } }
+      const schedule = decodeSuccess(
+        "sandbox",
+        "setTransferFee",
+        yield* call("sandbox", "setTransferFee", {
+          apiKey: null,
+          body: { mint, basisPoints: 50, maximumFeeRaw: "1000" }
+        })
+      ) as { transferFee: { basisPoints: number; maximumFeeRaw: bigint } }
       assert.deepStrictEqual([schedule.transferFee.basisPoints, schedule.transferFee.maximumFeeRaw], [50, 1000n])
       const plan = yield* call("claims", "createPlan", { body })
       assert.strictEqual(plan.status, 200, plan.text)

@@ -1,5 +1,5 @@
-import { RateLimit } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { RateLimit } from "@feeshare/domain"
 import { Effect, Option, TestClock } from "effect"
 import { call, type Reply, sandbox } from "./support/http.js"
 import { login, signIn } from "./support/wallet.js"
@@ -23,8 +23,17 @@ describe("Rate limits", () => {
       const refused = yield* call("analytics", "pools")
       assert.strictEqual(refused.status, 429)
       const resetTime = window / 1000 // the oldest request (at 0 ms) leaves the window at 3600 s
-      assert.deepStrictEqual(refused.json, { success: false, error: "Rate limit exceeded", limit: 5, remaining: 0, resetTime })
-      assert.deepStrictEqual(infoOf(refused), RateLimit.RateLimitInfo.make({ limit: 5, remaining: 0, resetAt: resetTime }))
+      assert.deepStrictEqual(refused.json, {
+        success: false,
+        error: "Rate limit exceeded",
+        limit: 5,
+        remaining: 0,
+        resetTime
+      })
+      assert.deepStrictEqual(
+        infoOf(refused),
+        RateLimit.RateLimitInfo.make({ limit: 5, remaining: 0, resetAt: resetTime })
+      )
 
       yield* TestClock.adjust(window - 1)
       assert.strictEqual((yield* ping()).status, 429)

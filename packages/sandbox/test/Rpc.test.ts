@@ -1,5 +1,6 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
+import { build } from "@feeshare/solana/StageBuilder"
 import {
   address,
   createSolanaRpc,
@@ -12,7 +13,6 @@ import {
 } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import { request as httpRequest } from "node:http"
-import { build } from "@feeshare/solana/StageBuilder"
 import { TOKEN_PROGRAM, transferSol } from "../src/internal/model/programs.js"
 import * as Ledger from "../src/Ledger.js"
 import * as Options from "../src/Options.js"
@@ -68,29 +68,32 @@ const rpcError = (body: unknown) =>
  * (the request is dropped once it has).
  */
 const unfinishedPost = (headers: Record<string, string>, chunks: ReadonlyArray<Uint8Array>) =>
-  Effect.flatMap(rpcUrl, (url) =>
-    Effect.async<{ readonly status: number; readonly headers: Record<string, unknown>; readonly text: string }>(
-      (resume) => {
-        let answered = false
-        const request = httpRequest(url, { method: "POST", headers }, (response) => {
-          let text = ""
-          response.setEncoding("utf8")
-          response.on("data", (chunk: string) => {
-            text += chunk
+  Effect.flatMap(
+    rpcUrl,
+    (url) =>
+      Effect.async<{ readonly status: number; readonly headers: Record<string, unknown>; readonly text: string }>(
+        (resume) => {
+          let answered = false
+          const request = httpRequest(url, { method: "POST", headers }, (response) => {
+            let text = ""
+            response.setEncoding("utf8")
+            response.on("data", (chunk: string) => {
+              text += chunk
+            })
+            response.on("end", () => {
+              answered = true
+              request.destroy()
+              resume(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, text }))
+            })
           })
-          response.on("end", () => {
-            answered = true
-            request.destroy()
-            resume(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, text }))
+          request.on("error", (error) => {
+            if (!answered) resume(Effect.die(error))
           })
-        })
-        request.on("error", (error) => {
-          if (!answered) resume(Effect.die(error))
-        })
-        for (const chunk of chunks) request.write(chunk)
-        return Effect.sync(() => request.destroy())
-      }
-    ))
+          for (const chunk of chunks) request.write(chunk)
+          return Effect.sync(() => request.destroy())
+        }
+      )
+  )
 
 const nested = (depth: number, inner: string) => `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`
 
@@ -260,7 +263,9 @@ describe("Rpc", () => {
           { jsonrpc: "2.0", id: 2, method: "noSuchMethod" },
           { jsonrpc: "2.0", id: 3, method: "getBalance", params: [42] }
         ])
-        const [health, unknown, bad] = batch as ReadonlyArray<{ jsonrpc: string; id: number; result?: unknown; error?: { code: number } }>
+        const [health, unknown, bad] = batch as ReadonlyArray<
+          { jsonrpc: string; id: number; result?: unknown; error?: { code: number } }
+        >
         assert.deepStrictEqual(health, { jsonrpc: "2.0", id: 1, result: "ok" })
         assert.strictEqual(unknown?.error?.code, -32601)
         assert.strictEqual(bad?.error?.code, -32602)
@@ -331,8 +336,16 @@ describe("Rpc", () => {
           [{ jsonrpc: "1.0", id: 2, method: "getSlot" }, 2, "Invalid request: jsonrpc expected \"2.0\""],
           [{ jsonrpc: "2.0", id: "a", method: 5 }, "a", "Invalid request: method expected a string"],
           [{ jsonrpc: "2.0", id: 3 }, 3, "Invalid request: method is missing"],
-          [{ jsonrpc: "2.0", id: 4, method: "getSlot", params: "x" }, 4, "Invalid request: params expected an array or an object"],
-          [{ jsonrpc: "2.0", id: { no: 1 }, method: "getSlot" }, null, "Invalid request: id expected string | number | null"],
+          [
+            { jsonrpc: "2.0", id: 4, method: "getSlot", params: "x" },
+            4,
+            "Invalid request: params expected an array or an object"
+          ],
+          [
+            { jsonrpc: "2.0", id: { no: 1 }, method: "getSlot" },
+            null,
+            "Invalid request: id expected string | number | null"
+          ],
           [[], null, "Invalid request: empty batch"]
         ]
         for (const [body, id, message] of cases) {

@@ -54,7 +54,8 @@ const signedTransfer = (amount: bigint) =>
         createTransactionMessage({ version: 0 }),
         (message) => setTransactionMessageFeePayerSigner(payer, message),
         (message) => setTransactionMessageLifetimeUsingBlockhash(blockhash, message),
-        (message) => appendTransactionMessageInstruction(transferSol(payer.address, destination.address, amount), message)
+        (message) =>
+          appendTransactionMessageInstruction(transferSol(payer.address, destination.address, amount), message)
       ))
     )
     assertIsTransactionWithBlockhashLifetime(transaction)
@@ -121,7 +122,10 @@ describe("RpcSubscriptions", () => {
       const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })
       // without preflight the ledger takes it, and it never lands
       const error = yield* Effect.promise(() =>
-        sendAndConfirm(transaction, { commitment: "confirmed", skipPreflight: true }).then(() => undefined, (e: unknown) => e)
+        sendAndConfirm(transaction, { commitment: "confirmed", skipPreflight: true }).then(
+          () => undefined,
+          (e: unknown) => e
+        )
       )
       assert.isTrue(isSolanaError(error, SOLANA_ERROR__BLOCK_HEIGHT_EXCEEDED), String(error))
       if (isSolanaError(error, SOLANA_ERROR__BLOCK_HEIGHT_EXCEEDED)) {
@@ -147,7 +151,9 @@ describe("RpcSubscriptions", () => {
         assert.isAbove(Number(error.context.currentBlockHeight), Number(lastValidBlockHeight))
       }
       assert.deepStrictEqual(yield* idle, { connections: 0, subscriptions: 0 })
-    }).pipe(Effect.provide(Sandbox.layerWithMarket({ slotMillis: 10, blockhashValidity: 30, dropRate: 1 }, Fake.layer))))
+    }).pipe(
+      Effect.provide(Sandbox.layerWithMarket({ slotMillis: 10, blockhashValidity: 30, dropRate: 1 }, Fake.layer))
+    ))
 
   it.scoped("stopping the sandbox drops its WebSocket connections instead of waiting for them", () =>
     Effect.gen(function*() {
@@ -170,7 +176,9 @@ describe("RpcSubscriptions", () => {
         yield* ledger.watch({ landed: () => landed.open })
         const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })
         const confirming = yield* Effect.fork(
-          Effect.promise(() => sendAndConfirm(transaction, { commitment: "confirmed" }).then(() => "confirmed", (e: unknown) => e))
+          Effect.promise(() =>
+            sendAndConfirm(transaction, { commitment: "confirmed" }).then(() => "confirmed", (e: unknown) => e)
+          )
         )
         // processed on landing; confirmed one slot later
         yield* landed.await
@@ -189,7 +197,10 @@ describe("RpcSubscriptions", () => {
         const { transaction } = yield* signedTransfer(1_000_000n)
         const signature = getSignatureFromTransaction(transaction)
         const id = subscriptionId(
-          yield* call(client, 1, "signatureSubscribe", [signature, { commitment: "confirmed", enableReceivedNotification: true }])
+          yield* call(client, 1, "signatureSubscribe", [signature, {
+            commitment: "confirmed",
+            enableReceivedNotification: true
+          }])
         )
         const unrelated = subscriptionId(yield* call(client, 2, "signatureSubscribe", ["1".repeat(64)]))
         yield* Effect.promise(() =>
@@ -215,7 +226,9 @@ describe("RpcSubscriptions", () => {
           error: { code: -32602, message: "Invalid subscription id." }
         })
         // already there at subscribe time: notified right after the id
-        const late = subscriptionId(yield* call(client, 4, "signatureSubscribe", [signature, { commitment: "processed" }]))
+        const late = subscriptionId(
+          yield* call(client, 4, "signatureSubscribe", [signature, { commitment: "processed" }])
+        )
         assert.deepStrictEqual(yield* client.next, {
           jsonrpc: "2.0",
           method: "signatureNotification",
@@ -224,7 +237,11 @@ describe("RpcSubscriptions", () => {
         // finalized (the default) waits 32 slots
         const final = subscriptionId(yield* call(client, 5, "signatureSubscribe", [signature]))
         yield* ledger.advance(30)
-        assert.deepStrictEqual(yield* call(client, 6, "slotSubscribe", []), { jsonrpc: "2.0", id: 6, result: final + 1 })
+        assert.deepStrictEqual(yield* call(client, 6, "slotSubscribe", []), {
+          jsonrpc: "2.0",
+          id: 6,
+          result: final + 1
+        })
         yield* ledger.advance(1)
         const slot = Number((yield* ledger.clock).slot)
         assert.deepStrictEqual(yield* client.next, {
@@ -242,7 +259,11 @@ describe("RpcSubscriptions", () => {
           id: 7,
           result: true
         })
-        assert.deepStrictEqual(yield* call(client, 8, "slotUnsubscribe", [final + 1]), { jsonrpc: "2.0", id: 8, result: true })
+        assert.deepStrictEqual(yield* call(client, 8, "slotUnsubscribe", [final + 1]), {
+          jsonrpc: "2.0",
+          id: 8,
+          result: true
+        })
       }))
 
     it.scoped("slotSubscribe: one notification per new slot, in order, until slotUnsubscribe", () =>
@@ -356,7 +377,8 @@ describe("RpcSubscriptions", () => {
           id: 1,
           error: {
             code: -32603,
-            message: `Subscription refused: a connection holds at most ${RpcSubscriptions.maxSubscriptionsPerConnection} subscriptions`
+            message:
+              `Subscription refused: a connection holds at most ${RpcSubscriptions.maxSubscriptionsPerConnection} subscriptions`
           }
         })
         assert.deepStrictEqual(yield* stats, {

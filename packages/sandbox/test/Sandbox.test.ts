@@ -28,10 +28,14 @@ describe("Sandbox", () => {
     Effect.gen(function*() {
       const creator = Fake.key(21)
       const stranger = Fake.key(22)
-      const token = decodeSuccess("sandbox", "createToken", yield* call("sandbox", "createToken", {
-        apiKey: null,
-        body: { creator, symbol: "SBX" }
-      })) as { mint: string; configKey: string }
+      const token = decodeSuccess(
+        "sandbox",
+        "createToken",
+        yield* call("sandbox", "createToken", {
+          apiKey: null,
+          body: { creator, symbol: "SBX" }
+        })
+      ) as { mint: string; configKey: string }
       // not launched yet: the service's 400 `token launch not found`, on both analytics reads
       for (const name of ["lifetimeFees", "claimStats"]) {
         const unlaunched = yield* call("analytics", name, { query: { tokenMint: token.mint } })
@@ -39,7 +43,11 @@ describe("Sandbox", () => {
         assert.include((unlaunched.json as { error: string }).error, "token launch not found")
       }
       decodeSuccess("analytics", "pools", yield* call("analytics", "pools"))
-      const admin = decodeSuccess("feeShare", "adminList", yield* call("feeShare", "adminList", { query: { wallet: creator } }))
+      const admin = decodeSuccess(
+        "feeShare",
+        "adminList",
+        yield* call("feeShare", "adminList", { query: { wallet: creator } })
+      )
       assert.deepStrictEqual(admin, { tokenMints: [token.mint] })
 
       const unknown = yield* call("analytics", "lifetimeFees", { query: { tokenMint: Fake.key(23) } })
@@ -59,7 +67,13 @@ describe("Sandbox", () => {
       assert.strictEqual(unknownField.status, 400)
       assert.include((unknownField.json as { error: string }).error, "memo is unexpected")
       const nullTables = yield* call("feeShare", "updateConfig", {
-        body: { baseMint: token.mint, basisPointsArray: [10000], claimersArray: [creator], payer: creator, additionalLookupTables: null }
+        body: {
+          baseMint: token.mint,
+          basisPointsArray: [10000],
+          claimersArray: [creator],
+          payer: creator,
+          additionalLookupTables: null
+        }
       })
       assert.strictEqual(nullTables.status, 200, nullTables.text)
       const noPartner = yield* call("feeShare", "partnerClaim", { body: { partnerWallet: stranger } })
@@ -75,10 +89,14 @@ describe("Sandbox", () => {
       assert.deepStrictEqual(Object.keys(nothing.json as object).sort(), ["error", "success"])
 
       // a holding created through the sandbox-only route turns "nothing to claim" into a plan
-      const holding = decodeSuccess("sandbox", "createHolding", yield* call("sandbox", "createHolding", {
-        apiKey: null,
-        body: { mint: token.mint, claimer: stranger, lamports: "300000000" }
-      })) as { authority: string; held: bigint }
+      const holding = decodeSuccess(
+        "sandbox",
+        "createHolding",
+        yield* call("sandbox", "createHolding", {
+          apiKey: null,
+          body: { mint: token.mint, claimer: stranger, lamports: "300000000" }
+        })
+      ) as { authority: string; held: bigint }
       assert.strictEqual(holding.held, 300_000_000n)
       const plan = yield* call("claims", "createPlan", {
         body: {

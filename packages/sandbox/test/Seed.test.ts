@@ -27,14 +27,21 @@ describe("Seed", () => {
       assert.notInclude(String(seeded.demoKeygen), "[")
 
       const positions = yield* market.positions(seeded.demoWallet)
-      assert.deepStrictEqual(positions.map((p) => p.baseMint).sort(), seeded.tokens.filter((t) => t.launched).map((t) => t.mint).sort())
+      assert.deepStrictEqual(
+        positions.map((p) => p.baseMint).sort(),
+        seeded.tokens.filter((t) => t.launched).map((t) => t.mint).sort()
+      )
       assert.isTrue(positions.every((p) => p.totalClaimableLamportsUserShare > 0))
       assert.isNotNull(positions.find((p) => p.isMigrated)?.dammPositionInfo ?? null)
       const vaults = yield* market.vaults(seeded.demoWallet)
       assert.isAbove(vaults.vaults.length, 0, "the deployer vault of the migrated token")
       assert.strictEqual((yield* market.pools(false)).length, 2)
       // a claim plan for the demo wallet can be built at once
-      const plan = yield* market.createPlan({ feeClaimer: seeded.demoWallet, tokenMint: seeded.tokens[1]!.mint, transactionFormat: "v1" })
+      const plan = yield* market.createPlan({
+        feeClaimer: seeded.demoWallet,
+        tokenMint: seeded.tokens[1]!.mint,
+        transactionFormat: "v1"
+      })
       assert.strictEqual(plan.readiness.status, "ready")
     }).pipe(Effect.provide(MarketLive.layerWithLedger(options))))
 

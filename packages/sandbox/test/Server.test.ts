@@ -1,5 +1,5 @@
-import { RateLimit, Trade } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { RateLimit, Trade } from "@feeshare/domain"
 import { Effect, Option, Schema } from "effect"
 import * as SandboxApi from "../src/SandboxApi.js"
 import * as Server from "../src/Server.js"
@@ -8,7 +8,6 @@ import { call, decodeSuccess, fetchReply, type Reply, sandbox } from "./support/
 import { login } from "./support/wallet.js"
 
 const { keys } = Fake
-
 
 const hasRateLimitHeaders = (reply: Reply) => {
   const info = RateLimit.fromHeaders(reply.headers)
@@ -41,7 +40,12 @@ const operations: ReadonlyArray<{
     group: "feeShare",
     name: "updateConfig",
     call: {
-      body: { baseMint: keys.mint, basisPointsArray: [6000, 4000], claimersArray: [keys.wallet, keys.partner], payer: keys.wallet }
+      body: {
+        baseMint: keys.mint,
+        basisPointsArray: [6000, 4000],
+        claimersArray: [keys.wallet, keys.partner],
+        payer: keys.wallet
+      }
     }
   },
   { group: "feeShare", name: "partnerClaim", call: { body: { partnerWallet: keys.partner } } },
@@ -54,7 +58,15 @@ const operations: ReadonlyArray<{
   {
     group: "launch",
     name: "createTransaction",
-    call: { body: { ipfs: "ipfs://meta", tokenMint: keys.mint, wallet: keys.wallet, configKey: keys.config, initialBuyLamports: 0 } }
+    call: {
+      body: {
+        ipfs: "ipfs://meta",
+        tokenMint: keys.mint,
+        wallet: keys.wallet,
+        configKey: keys.config,
+        initialBuyLamports: 0
+      }
+    }
   },
   {
     group: "trade",
@@ -122,7 +134,10 @@ describe("Server: the 19 operations over HTTP", () => {
         "evm",
         "claimablePositions",
         yield* call("evm", "claimablePositions", { query: { owner: evm.holder.toLowerCase() } })
-      ) as { positions: ReadonlyArray<{ version: string; actionableWei: bigint; claimableWei: bigint; pendingWei: bigint }>; truncated: boolean }
+      ) as {
+        positions: ReadonlyArray<{ version: string; actionableWei: bigint; claimableWei: bigint; pendingWei: bigint }>
+        truncated: boolean
+      }
       assert.deepStrictEqual(held.positions.map((p) => p.version), ["v1", "v2", "v3"])
       assert.isFalse(held.truncated)
       for (const p of held.positions) assert.strictEqual(p.actionableWei, p.claimableWei + p.pendingWei)
@@ -150,7 +165,12 @@ describe("Server: failures", () => {
   it.effect("a broken rule is 400 naming the operation, the field and the rule", () =>
     Effect.gen(function*() {
       const duplicate = yield* call("feeShare", "updateConfig", {
-        body: { baseMint: keys.mint, basisPointsArray: [5000, 5000], claimersArray: [keys.wallet, keys.wallet], payer: keys.wallet }
+        body: {
+          baseMint: keys.mint,
+          basisPointsArray: [5000, 5000],
+          claimersArray: [keys.wallet, keys.wallet],
+          payer: keys.wallet
+        }
       })
       assert.strictEqual(duplicate.status, 400)
       assert.deepStrictEqual(duplicate.json, {
@@ -158,11 +178,22 @@ describe("Server: failures", () => {
         error: "feeShare.updateConfig: claimersArray[1] must not repeat a claimer"
       })
       const sum = yield* call("feeShare", "updateConfig", {
-        body: { baseMint: keys.mint, basisPointsArray: [5000, 4000], claimersArray: [keys.wallet, keys.partner], payer: keys.wallet }
+        body: {
+          baseMint: keys.mint,
+          basisPointsArray: [5000, 4000],
+          claimersArray: [keys.wallet, keys.partner],
+          payer: keys.wallet
+        }
       })
-      assert.deepStrictEqual(sum.json, { success: false, error: "feeShare.updateConfig: basisPointsArray must sum to exactly 10000" })
+      assert.deepStrictEqual(sum.json, {
+        success: false,
+        error: "feeShare.updateConfig: basisPointsArray must sum to exactly 10000"
+      })
       const missing = yield* call("claims", "positions", { query: {} })
-      assert.deepStrictEqual([missing.status, missing.json], [400, { success: false, error: "claims.positions: wallet is missing" }])
+      assert.deepStrictEqual([missing.status, missing.json], [400, {
+        success: false,
+        error: "claims.positions: wallet is missing"
+      }])
       const badKey = yield* call("analytics", "lifetimeFees", { query: { tokenMint: "not-a-key" } })
       assert.deepStrictEqual(badKey.json, {
         success: false,
@@ -176,7 +207,10 @@ describe("Server: failures", () => {
         error: "trade.quote: slippageBps is required when slippageMode is manual"
       })
       const json = yield* call("feeShare", "partnerClaim", { raw: "{not json" })
-      assert.deepStrictEqual([json.status, json.json], [400, { success: false, error: "feeShare.partnerClaim: Invalid JSON body" }])
+      assert.deepStrictEqual([json.status, json.json], [400, {
+        success: false,
+        error: "feeShare.partnerClaim: Invalid JSON body"
+      }])
       hasRateLimitHeaders(json)
     }).pipe(Effect.provide(sandbox())))
 
@@ -192,22 +226,34 @@ describe("Server: failures", () => {
         response: "evm.indexTokenStatus: tokenAddresses must have 1 to 100 entries"
       })
       const unauthorized = yield* call("evm", "creationFee", { apiKey: null })
-      assert.deepStrictEqual([unauthorized.status, Object.keys(unauthorized.json as object).sort()], [401, ["error", "success"]])
+      assert.deepStrictEqual([unauthorized.status, Object.keys(unauthorized.json as object).sort()], [401, [
+        "error",
+        "success"
+      ]])
     }).pipe(Effect.provide(sandbox())))
 
   it.effect("EVM operations put an injected 500 in `response`, the others in `error`", () =>
     Effect.gen(function*() {
       const evm = yield* call("evm", "creationFee")
-      assert.deepStrictEqual([evm.status, evm.json], [500, { success: false, response: "Injected failure (sandbox errorRates 500)" }])
+      assert.deepStrictEqual([evm.status, evm.json], [500, {
+        success: false,
+        response: "Injected failure (sandbox errorRates 500)"
+      }])
       hasRateLimitHeaders(evm)
       const other = yield* call("analytics", "pools")
-      assert.deepStrictEqual([other.status, other.json], [500, { success: false, error: "Injected failure (sandbox errorRates 500)" }])
+      assert.deepStrictEqual([other.status, other.json], [500, {
+        success: false,
+        error: "Injected failure (sandbox errorRates 500)"
+      }])
     }).pipe(Effect.provide(sandbox({ errorRates: { 500: 1 } }))))
 
   it.effect("missing, unknown and revoked keys are 401 with the headers", () =>
     Effect.gen(function*() {
       const missing = yield* call("identity", "me", { apiKey: null })
-      assert.deepStrictEqual([missing.status, missing.json], [401, { success: false, error: "Missing API key (x-api-key header)" }])
+      assert.deepStrictEqual([missing.status, missing.json], [401, {
+        success: false,
+        error: "Missing API key (x-api-key header)"
+      }])
       hasRateLimitHeaders(missing)
       const unknown = yield* call("identity", "me", { apiKey: "fs_sbx_nope" })
       assert.deepStrictEqual([unknown.status, unknown.json], [401, { success: false, error: "Invalid API key" }])
@@ -238,14 +284,20 @@ describe("Server: failures", () => {
         [403, { success: false, error: "Only the fee-share admin can update the config" }]
       )
       const unknown = yield* call("analytics", "lifetimeFees", { query: { tokenMint: keys.unknown } })
-      assert.deepStrictEqual([unknown.status, unknown.json], [404, { success: false, error: `Token ${keys.unknown} not found` }])
+      assert.deepStrictEqual([unknown.status, unknown.json], [404, {
+        success: false,
+        error: `Token ${keys.unknown} not found`
+      }])
     }).pipe(Effect.provide(sandbox())))
 
   it.effect("an unknown route is a 404 envelope", () =>
     Effect.gen(function*() {
       const info = yield* Server.SandboxInfo
       const reply = yield* fetchReply(`${info.baseUrl}/no/such/route?x=1`)
-      assert.deepStrictEqual([reply.status, reply.json], [404, { success: false, error: "Not found: GET /api/v1/no/such/route" }])
+      assert.deepStrictEqual([reply.status, reply.json], [404, {
+        success: false,
+        error: "Not found: GET /api/v1/no/such/route"
+      }])
       hasRateLimitHeaders(reply)
       const wrongMethod = yield* fetchReply(`${info.rootUrl}/ping`, { method: "DELETE" })
       assert.strictEqual(wrongMethod.status, 404)
@@ -278,7 +330,10 @@ describe("Server: sandbox-only operations", () => {
       })
       assert.strictEqual(config.status, 200)
       decodeSuccess("sandbox", "createFeeShareConfig", config)
-      const airdrop = yield* call("sandbox", "airdrop", { apiKey: null, body: { address: keys.wallet, lamports: "5000" } })
+      const airdrop = yield* call("sandbox", "airdrop", {
+        apiKey: null,
+        body: { address: keys.wallet, lamports: "5000" }
+      })
       assert.deepStrictEqual(decodeSuccess("sandbox", "airdrop", airdrop), { signature: "airdrop-1", balance: 5000n })
       const slots = yield* call("sandbox", "advanceSlots", { apiKey: null, body: { slots: 3 } })
       decodeSuccess("sandbox", "advanceSlots", slots)

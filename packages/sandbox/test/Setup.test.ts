@@ -67,7 +67,10 @@ describe("Sandbox set-up", () => {
       // the retry is the token the failed attempt would have been, and pays rent once
       faults.airdropsLeft = Number.POSITIVE_INFINITY
       const created = yield* market.createToken({ creator: creator.address })
-      assert.strictEqual(created.mint, (yield* Effect.promise(() => deriveSigner(options.seed, "token/0/mint"))).address)
+      assert.strictEqual(
+        created.mint,
+        (yield* Effect.promise(() => deriveSigner(options.seed, "token/0/mint"))).address
+      )
       const withToken = yield* market.state
       assert.strictEqual(withToken.tokens.length, 1)
       const poolAuthority = String(withToken.tokens[0]?.["poolAuthority"])
@@ -100,30 +103,36 @@ describe("Sandbox set-up", () => {
     }).pipe(Effect.provide(FaultyMarket(faults)))
   })
 
-  it.effect("200 airdrops at the limit (200x LiteSVM's own faucet) and 200 concurrent createToken after them exhaust nothing", () =>
-    Effect.gen(function*() {
-      const market = yield* Market
-      const target = yield* Effect.promise(() => generateKeyPairSigner())
-      for (let i = 0; i < 200; i++) yield* market.airdrop({ address: target.address, lamports: Ledger.maxAirdropLamports })
-      const last = yield* market.airdrop({ address: target.address, lamports: 1n })
-      assert.strictEqual(last.balance, 200n * Ledger.maxAirdropLamports + 1n)
-      const creator = yield* Effect.promise(() => generateKeyPairSigner())
-      // concurrent requests too: each gets its own token
-      const created = yield* Effect.forEach(
-        Array.from({ length: 200 }),
-        () => market.createToken({ creator: creator.address }),
-        { concurrency: 10 }
-      )
-      assert.strictEqual(new Set(created.map((token) => token.mint)).size, 200)
-      const state = yield* market.state
-      assert.strictEqual(state.tokens.length, 200)
+  it.effect(
+    "200 airdrops at the limit (200x LiteSVM's own faucet) and 200 concurrent createToken after them exhaust nothing",
+    () =>
+      Effect.gen(function*() {
+        const market = yield* Market
+        const target = yield* Effect.promise(() => generateKeyPairSigner())
+        for (let i = 0; i < 200; i++) {
+          yield* market.airdrop({ address: target.address, lamports: Ledger.maxAirdropLamports })
+        }
+        const last = yield* market.airdrop({ address: target.address, lamports: 1n })
+        assert.strictEqual(last.balance, 200n * Ledger.maxAirdropLamports + 1n)
+        const creator = yield* Effect.promise(() => generateKeyPairSigner())
+        // concurrent requests too: each gets its own token
+        const created = yield* Effect.forEach(
+          Array.from({ length: 200 }),
+          () => market.createToken({ creator: creator.address }),
+          { concurrency: 10 }
+        )
+        assert.strictEqual(new Set(created.map((token) => token.mint)).size, 200)
+        const state = yield* market.state
+        assert.strictEqual(state.tokens.length, 200)
 
-      const mint = state.tokens[0]?.mint ?? ""
-      const tooMuch = yield* rejection(market.createHolding({ mint, claimer: target.address, lamports: 10n ** 18n }))
-      assert.strictEqual(tooMuch.status, 400)
-      assert.strictEqual(tooMuch.message, "lamports must be at most 1000000000000000 (1,000,000 SOL) per holding")
-      assert.deepStrictEqual(yield* market.state, state)
-    }).pipe(Effect.provide(MarketLive.layerWithLedger(options))), 30_000)
+        const mint = state.tokens[0]?.mint ?? ""
+        const tooMuch = yield* rejection(market.createHolding({ mint, claimer: target.address, lamports: 10n ** 18n }))
+        assert.strictEqual(tooMuch.status, 400)
+        assert.strictEqual(tooMuch.message, "lamports must be at most 1000000000000000 (1,000,000 SOL) per holding")
+        assert.deepStrictEqual(yield* market.state, state)
+      }).pipe(Effect.provide(MarketLive.layerWithLedger(options))),
+    30_000
+  )
 
   it.effect("over HTTP: 100 identical airdrops in one slot all land; refusals are 400 envelopes naming the field", () =>
     Effect.gen(function*() {
@@ -139,7 +148,9 @@ describe("Sandbox set-up", () => {
         () => call("sandbox", "airdrop", { apiKey: null, body }),
         { concurrency: 10 }
       )
-      const results = replies.map((reply) => decodeSuccess("sandbox", "airdrop", reply) as { signature: string; balance: bigint })
+      const results = replies.map((reply) =>
+        decodeSuccess("sandbox", "airdrop", reply) as { signature: string; balance: bigint }
+      )
       assert.strictEqual(new Set(results.map((result) => result.signature)).size, 100)
       assert.include(results.map((result) => result.balance), 100n * SOL)
       assert.strictEqual(yield* slot, before, "all in one slot")
@@ -152,24 +163,35 @@ describe("Sandbox set-up", () => {
           `lamports must be between 1 and 1000000000000000 (1,000,000 SOL) per airdrop; got ${lamports}`
         )
       }
-      assert.match(yield* airdrop(target.address, "18446744073709551616"), /^sandbox\.airdrop: lamports must be an integer/)
+      assert.match(
+        yield* airdrop(target.address, "18446744073709551616"),
+        /^sandbox\.airdrop: lamports must be an integer/
+      )
       const fresh = yield* Effect.promise(() => generateKeyPairSigner())
       assert.strictEqual(
         yield* airdrop(fresh.address, "1"),
         `lamports: 1 would leave ${fresh.address} below the rent-exempt minimum of 890880 lamports`
       )
-      assert.match(yield* airdrop("SysvarC1ock11111111111111111111111111111111", "1000000000"), /^address: .* is a reserved account/)
-      assert.match(yield* airdrop("11111111111111111111111111111111", "1000000000"), /^address: .* cannot receive lamports/)
+      assert.match(
+        yield* airdrop("SysvarC1ock11111111111111111111111111111111", "1000000000"),
+        /^address: .* is a reserved account/
+      )
+      assert.match(
+        yield* airdrop("11111111111111111111111111111111", "1000000000"),
+        /^address: .* cannot receive lamports/
+      )
 
       const creator = yield* Effect.promise(() => generateKeyPairSigner())
       const token = yield* call("sandbox", "createToken", { apiKey: null, body: { creator: creator.address } })
       assert.strictEqual(token.status, 200)
       const { mint } = decodeSuccess("sandbox", "createToken", token) as { mint: string }
       assert.strictEqual(
-        failureOf(yield* call("sandbox", "createHolding", {
-          apiKey: null,
-          body: { mint, claimer: creator.address, lamports: "18446744073709551615" }
-        })),
+        failureOf(
+          yield* call("sandbox", "createHolding", {
+            apiKey: null,
+            body: { mint, claimer: creator.address, lamports: "18446744073709551615" }
+          })
+        ),
         "lamports must be at most 1000000000000000 (1,000,000 SOL) per holding"
       )
     }).pipe(Effect.provide(Sandbox.layer())))

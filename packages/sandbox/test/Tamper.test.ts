@@ -4,16 +4,16 @@
  * probabilities and order; and `Options.tamper` through the served claim-plan endpoint.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
 import { Api, type Plan } from "@feeshare/domain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { assert, describe, it } from "@effect/vitest"
 import type { KeyPairSigner } from "@solana/kit"
 import { Cause, Effect, Either, Exit, FastCheck as fc, Layer, Redacted, Schema } from "effect"
 import * as Seeded from "../src/internal/model/seeded.js"
-import * as LedgerChain from "../src/LedgerChain.js"
 import * as Ledger from "../src/Ledger.js"
+import * as LedgerChain from "../src/LedgerChain.js"
 import { Market } from "../src/Market.js"
 import * as MarketLive from "../src/MarketLive.js"
 import * as Options from "../src/Options.js"
@@ -46,7 +46,11 @@ const plans = Effect.gen(function*() {
   }
   yield* ledger.advance(1)
   const v0 = yield* market.createPlan({ ...request, transactionFormat: "v0" })
-  assert.deepStrictEqual([setup.readiness.status, v0.readiness.status, v1.readiness.status], ["setup_required", "ready", "ready"])
+  assert.deepStrictEqual([setup.readiness.status, v0.readiness.status, v1.readiness.status], [
+    "setup_required",
+    "ready",
+    "ready"
+  ])
   const single: Plan.TransactionPlan = { ...v1, transactions: v1.transactions.slice(0, 1) }
   return { claimer, plans: { setup, v0, v1, single } }
 })
@@ -86,7 +90,11 @@ describe("Tamper", () => {
           const tampered = Tamper.apply(plan, kind, Seeded.stream(seed, "property"))
           if (tampered === undefined) throw new Error("a plan with stages is always tampered")
           const found = await Effect.runPromise(refusal(tampered.plan, claimer))
-          assert.deepStrictEqual(found, { tag: Tamper.kinds[kind].refusal, stage: tampered.stage }, `${kind} on ${name}`)
+          assert.deepStrictEqual(
+            found,
+            { tag: Tamper.kinds[kind].refusal, stage: tampered.stage },
+            `${kind} on ${name}`
+          )
           // one stage changed, the others served as they were
           const changed = tampered.plan.transactions.filter((stage, i) => stage !== plan.transactions[i])
           assert.deepStrictEqual(changed.map((stage) => stage.id), [tampered.stage])
@@ -102,10 +110,11 @@ describe("Tamper", () => {
       let signed = 0
       const spy = Signers.layer({
         publicKey: local.publicKey,
-        signMessage: (message) => Effect.suspend(() => {
-          signed++
-          return local.signMessage(message)
-        })
+        signMessage: (message) =>
+          Effect.suspend(() => {
+            signed++
+            return local.signMessage(message)
+          })
       })
       for (const plan of [v0, v1]) {
         for (const kind of Tamper.allKinds) {
@@ -126,7 +135,10 @@ describe("Tamper", () => {
       const empty: Plan.TransactionPlan = { ...v1, transactions: [], readiness: { status: "setup_required" } }
       for (const kind of Tamper.allKinds) {
         assert.isUndefined(Tamper.apply(empty, kind, Seeded.stream("s", "t")))
-        assert.deepStrictEqual(Tamper.apply(v1, kind, Seeded.stream("s", "t")), Tamper.apply(v1, kind, Seeded.stream("s", "t")))
+        assert.deepStrictEqual(
+          Tamper.apply(v1, kind, Seeded.stream("s", "t")),
+          Tamper.apply(v1, kind, Seeded.stream("s", "t"))
+        )
       }
       const tamperer = Tamper.make("s", [{ kind: "wrong-size", plans: 1 }])
       assert.isUndefined(tamperer.next(empty), "an empty plan does not use up the count")
@@ -147,7 +159,10 @@ describe("Tamper", () => {
         "none"
       ])
       assert.deepStrictEqual(
-        kindsOf(Tamper.make("s", [{ kind: "wrong-size", plans: 1 }, { kind: "wrong-hash", plans: 2 }, { kind: "flip-byte" }]), 5),
+        kindsOf(
+          Tamper.make("s", [{ kind: "wrong-size", plans: 1 }, { kind: "wrong-hash", plans: 2 }, { kind: "flip-byte" }]),
+          5
+        ),
         ["wrong-size", "wrong-hash", "wrong-hash", "flip-byte", "flip-byte"]
       )
       assert.deepStrictEqual(kindsOf(Tamper.make("s", []), 2), ["none", "none"])
@@ -190,7 +205,9 @@ const client = Effect.gen(function*() {
   const info = yield* Server.SandboxInfo
   return yield* HttpApiClient.make(Server.FullApi, {
     baseUrl: info.rootUrl,
-    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader(Api.apiKeyHeader, Redacted.value(info.demoApiKey)))
+    transformClient: HttpClient.mapRequest(
+      HttpClientRequest.setHeader(Api.apiKeyHeader, Redacted.value(info.demoApiKey))
+    )
   })
 }).pipe(Effect.provide(FetchHttpClient.layer))
 
@@ -216,7 +233,11 @@ describe("Options.tamper (in process)", () => {
       const second = yield* createPlan
       const verified = yield* PlanExecutor.verify(second).pipe(Effect.provide(signersOf(claimer)))
       assert.strictEqual(verified.stages.length, 2)
-    }).pipe(Effect.provide(Sandbox.layer({ seed: "tamper-options", slotMillis: 0, tamper: [{ kind: "wrong-lifetime", plans: 1 }] }))))
+    }).pipe(
+      Effect.provide(
+        Sandbox.layer({ seed: "tamper-options", slotMillis: 0, tamper: [{ kind: "wrong-lifetime", plans: 1 }] })
+      )
+    ))
 
   it.effect("a bad Options.tamper stops the sandbox at start-up, naming the rule", () =>
     Effect.gen(function*() {

@@ -3,11 +3,11 @@
  * claim plans that the client's verifier (in this process) refuses before any signature.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
 import { Api } from "@feeshare/domain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { assert, describe, it } from "@effect/vitest"
 import { generateKeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import { type ChildProcessByStdio, spawn } from "node:child_process"
@@ -59,40 +59,52 @@ const started = (child: ChildProcessByStdio<null, Readable, Readable>) =>
       }
     }
     child.stdout.on("data", onData)
-    child.once("close", (code) => resume(Effect.fail(new Error(`the sandbox exited (${code}) before it was ready: ${stderr}`))))
+    child.once("close", (code) =>
+      resume(Effect.fail(new Error(`the sandbox exited (${code}) before it was ready: ${stderr}`))))
   })
 
 describe("--tamper (separate process)", () => {
-  it.scoped("a sandbox started with --tamper flip-byte serves claim plans that PlanExecutor.verify refuses", () =>
-    Effect.gen(function*() {
-      const sandbox = yield* sandboxProcess(["--seed", "tamper-process", "--slot-millis", "50", "--tamper", "flip-byte"])
-      assert.include(sandbox.banner, "tamper    flip-byte")
-      const api = yield* HttpApiClient.make(Server.FullApi, {
-        baseUrl: sandbox.rootUrl,
-        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader(Api.apiKeyHeader, sandbox.demoKey))
-      })
-      const claimer = yield* Effect.promise(() => generateKeyPairSigner())
-      yield* api.sandbox.airdrop({ payload: { address: claimer.address, lamports: 1_000_000_000n } })
-      const created = yield* api.sandbox.createToken({ payload: { creator: claimer.address } })
-      const holding = yield* api.sandbox.createHolding({
-        payload: { mint: created.mint, claimer: claimer.address, lamports: 100_000_000n }
-      })
-      const signers = Signers.layer(LocalSigner.fromKeyPairSigner(claimer))
-      for (const transactionFormat of ["v1", "v0"] as const) {
-        const plan = yield* api.claims.createPlan({
-          payload: {
-            feeClaimer: claimer.address,
-            tokenMint: created.mint,
-            transactionFormat,
-            source: { kind: "holding", authority: holding.authority }
-          }
+  it.scoped(
+    "a sandbox started with --tamper flip-byte serves claim plans that PlanExecutor.verify refuses",
+    () =>
+      Effect.gen(function*() {
+        const sandbox = yield* sandboxProcess([
+          "--seed",
+          "tamper-process",
+          "--slot-millis",
+          "50",
+          "--tamper",
+          "flip-byte"
+        ])
+        assert.include(sandbox.banner, "tamper    flip-byte")
+        const api = yield* HttpApiClient.make(Server.FullApi, {
+          baseUrl: sandbox.rootUrl,
+          transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader(Api.apiKeyHeader, sandbox.demoKey))
         })
-        assert.isAbove(plan.transactions.length, 0)
-        const error = yield* PlanExecutor.verify(plan).pipe(Effect.flip, Effect.provide(signers))
-        assert.strictEqual(error._tag, "MessageHashMismatch", `${transactionFormat}: ${error.message}`)
-        if (error._tag === "MessageHashMismatch") {
-          assert.include(plan.transactions.map((stage) => stage.id), error.stage)
+        const claimer = yield* Effect.promise(() => generateKeyPairSigner())
+        yield* api.sandbox.airdrop({ payload: { address: claimer.address, lamports: 1_000_000_000n } })
+        const created = yield* api.sandbox.createToken({ payload: { creator: claimer.address } })
+        const holding = yield* api.sandbox.createHolding({
+          payload: { mint: created.mint, claimer: claimer.address, lamports: 100_000_000n }
+        })
+        const signers = Signers.layer(LocalSigner.fromKeyPairSigner(claimer))
+        for (const transactionFormat of ["v1", "v0"] as const) {
+          const plan = yield* api.claims.createPlan({
+            payload: {
+              feeClaimer: claimer.address,
+              tokenMint: created.mint,
+              transactionFormat,
+              source: { kind: "holding", authority: holding.authority }
+            }
+          })
+          assert.isAbove(plan.transactions.length, 0)
+          const error = yield* PlanExecutor.verify(plan).pipe(Effect.flip, Effect.provide(signers))
+          assert.strictEqual(error._tag, "MessageHashMismatch", `${transactionFormat}: ${error.message}`)
+          if (error._tag === "MessageHashMismatch") {
+            assert.include(plan.transactions.map((stage) => stage.id), error.stage)
+          }
         }
-      }
-    }).pipe(Effect.provide(FetchHttpClient.layer)), { timeout: 60_000 })
+      }).pipe(Effect.provide(FetchHttpClient.layer)),
+    { timeout: 60_000 }
+  )
 })

@@ -34,7 +34,9 @@ const addr = (address: string): string => `<code title="${escape(address)}">${es
 const time = (millis: number): string => new Date(millis).toISOString().slice(11, 23)
 const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<string>, id = ""): string =>
   `<table${id === "" ? "" : ` id="${id}"`}><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
-  `<tbody>${rows.length === 0 ? `<tr><td colspan="${head.length}" class="muted">(none)</td></tr>` : rows.join("")}</tbody></table>`
+  `<tbody>${
+    rows.length === 0 ? `<tr><td colspan="${head.length}" class="muted">(none)</td></tr>` : rows.join("")
+  }</tbody></table>`
 
 const palette = ["#2563eb", "#16a34a", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d", "#dc2626"]
 
@@ -80,14 +82,18 @@ const refresh = async (): Promise<void> => {
 
 /** How long the latest blockhash stays valid. */
 const validity = (clock: Pick<State["clock"], "blockHeight" | "lastValidBlockHeight">, blocks: number): string =>
-  `valid to block ${clock.lastValidBlockHeight} (${BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight)} blocks; ${blocks} per blockhash)`
+  `valid to block ${clock.lastValidBlockHeight} (${
+    BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight)
+  } blocks; ${blocks} per blockhash)`
 
 const overview = (s: State): string => {
   return `<h2>Overview</h2>
   <div class="stats">
     <div class="stat">slot<b id="slot">${s.clock.slot}</b></div>
     <div class="stat">block height<b id="block-height">${s.clock.blockHeight}</b></div>
-    <div class="stat">blockhash<b class="mono" id="blockhash" title="${escape(s.clock.blockhash)}">${escape(short(s.clock.blockhash))}</b>
+    <div class="stat">blockhash<b class="mono" id="blockhash" title="${escape(s.clock.blockhash)}">${
+    escape(short(s.clock.blockhash))
+  }</b>
       <span class="muted" id="blockhash-valid">${validity(s.clock, s.blockhashValidity)}</span></div>
     <div class="stat">tokens<b id="count-tokens">${s.market.tokens.length}</b></div>
     <div class="stat">transactions<b id="count-transactions">${s.history.transactions.length}</b></div>
@@ -97,13 +103,37 @@ const overview = (s: State): string => {
   <p><button id="advance" type="button">advance ${s.blockhashValidity} slots</button>
     <span class="muted">(a sandbox set-up action: every blockhash handed out so far expires)</span></p>
   <h3>Rate-limit buckets</h3>
-  ${table(["bucket", "limit", "remaining", "resets"], s.buckets.map((b) =>
-    `<tr><td class="mono">${escape(b.key)}</td><td>${b.limit}</td><td>${b.remaining}</td><td>${new Date(b.resetAt * 1000).toISOString()}</td></tr>`), "buckets")}
+  ${
+    table(
+      ["bucket", "limit", "remaining", "resets"],
+      s.buckets.map((b) =>
+        `<tr><td class="mono">${escape(b.key)}</td><td>${b.limit}</td><td>${b.remaining}</td><td>${
+          new Date(b.resetAt * 1000).toISOString()
+        }</td></tr>`
+      ),
+      "buckets"
+    )
+  }
   <h3>API keys <span class="muted">(ids and names; the keys themselves are never shown)</span></h3>
-  ${table(["key id", "name", "user", "state"], s.keys.map((k) =>
-    `<tr><td class="mono">${escape(k.keyId)}</td><td>${escape(k.name)}</td><td class="mono">${escape(k.userId)}</td><td>${k.revoked ? "revoked" : "active"}</td></tr>`), "keys")}
+  ${
+    table(
+      ["key id", "name", "user", "state"],
+      s.keys.map((k) =>
+        `<tr><td class="mono">${escape(k.keyId)}</td><td>${escape(k.name)}</td><td class="mono">${
+          escape(k.userId)
+        }</td><td>${k.revoked ? "revoked" : "active"}</td></tr>`
+      ),
+      "keys"
+    )
+  }
   <h3>Fault knobs</h3>
-  ${table(["knob", "value"], Object.entries(s.knobs).map(([k, v]) => `<tr><td>${escape(k)}</td><td class="mono">${escape(v)}</td></tr>`), "knobs")}`
+  ${
+    table(
+      ["knob", "value"],
+      Object.entries(s.knobs).map(([k, v]) => `<tr><td>${escape(k)}</td><td class="mono">${escape(v)}</td></tr>`),
+      "knobs"
+    )
+  }`
 }
 
 /** A horizontal 100 % bar of the claimers' basis points. */
@@ -112,7 +142,9 @@ const feeShareChart = (claimers: ReadonlyArray<{ readonly wallet: string; readon
   let x = 0
   const bars = claimers.map((c, i) => {
     const w = (c.bps / 10_000) * width
-    const bar = `<rect x="${x}" y="0" width="${w}" height="22" fill="${palette[i % palette.length]}"><title>${escape(c.wallet)}: ${c.bps} bps</title></rect>`
+    const bar = `<rect x="${x}" y="0" width="${w}" height="22" fill="${palette[i % palette.length]}"><title>${
+      escape(c.wallet)
+    }: ${c.bps} bps</title></rect>`
     x += w
     return bar
   }).join("")
@@ -135,11 +167,19 @@ const claimsChart = (shares: MarketView["tokens"][number]["shares"]): string => 
     const unclaimed = scale(s.unclaimed)
     const y = i * 24
     return `<g data-claimer="${escape(s.wallet)}"><text x="0" y="${y + 15}">${escape(short(s.wallet))}</text>` +
-      `<rect x="130" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${sol(s.claimed)}</title></rect>` +
-      `<rect x="${130 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${sol(s.unclaimed)}</title></rect>` +
-      `<text x="${136 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${sol(s.unclaimed)}</text></g>`
+      `<rect x="130" y="${y + 4}" width="${claimed}" height="14" fill="#1d4ed8"><title>claimed ${
+        sol(s.claimed)
+      }</title></rect>` +
+      `<rect x="${130 + claimed}" y="${y + 4}" width="${unclaimed}" height="14" fill="#93c5fd"><title>claimable ${
+        sol(s.unclaimed)
+      }</title></rect>` +
+      `<text x="${136 + claimed + unclaimed}" y="${y + 15}" class="muted">${sol(s.claimed)} / ${
+        sol(s.unclaimed)
+      }</text></g>`
   }).join("")
-  return `<svg class="claims-chart" width="${130 + width + 200}" height="${Math.max(24, shares.length * 24)}" role="img" aria-label="claimed and claimable">${rows}</svg>`
+  return `<svg class="claims-chart" width="${130 + width + 200}" height="${
+    Math.max(24, shares.length * 24)
+  }" role="img" aria-label="claimed and claimable">${rows}</svg>`
 }
 
 const tokens = (s: State): string => {
@@ -149,42 +189,93 @@ const tokens = (s: State): string => {
     const tokenReserve = BigInt(t.tokenReserve)
     const price = tokenReserve === 0n
       ? "-"
-      : ((Number(BigInt(s.economics.virtualSolLamports) + solReserve) / 1e9) / (Number(tokenReserve) / 10 ** t.decimals)).toExponential(4)
-    const progress = t.migrated ? 100 : Math.min(100, Number((solReserve * 10_000n) / BigInt(s.economics.migrationLamports)) / 100)
+      : ((Number(BigInt(s.economics.virtualSolLamports) + solReserve) / 1e9) /
+        (Number(tokenReserve) / 10 ** t.decimals)).toExponential(4)
+    const progress = t.migrated
+      ? 100
+      : Math.min(100, Number((solReserve * 10_000n) / BigInt(s.economics.migrationLamports)) / 100)
     return `<div class="card" data-token="${escape(t.mint)}">
-      <h3>${escape(t.symbol)} <span class="muted">${escape(t.name)}</span> <span class="badge status">${status}</span></h3>
+      <h3>${escape(t.symbol)} <span class="muted">${
+      escape(t.name)
+    }</span> <span class="badge status">${status}</span></h3>
       <div>mint ${addr(t.mint)} · creator ${addr(t.creator)} · ${escape(t.flow)}</div>
-      <div class="reserves">reserves: ${sol(t.solReserve)} · ${amount(t.tokenReserve, t.decimals)} ${escape(t.symbol)}</div>
+      <div class="reserves">reserves: ${sol(t.solReserve)} · ${amount(t.tokenReserve, t.decimals)} ${
+      escape(t.symbol)
+    }</div>
       <div class="price">price: ${price} SOL per ${escape(t.symbol)}</div>
       <div class="progress">migration: ${progress.toFixed(2)} %
-        <svg width="200" height="8"><rect width="200" height="8" fill="#e5e7eb"/><rect width="${progress * 2}" height="8" fill="#16a34a"/></svg></div>
+        <svg width="200" height="8"><rect width="200" height="8" fill="#e5e7eb"/><rect width="${
+      progress * 2
+    }" height="8" fill="#16a34a"/></svg></div>
       <div class="lifetime-fees">lifetime fees: <b>${sol(t.lifetimeFees)}</b> · unpaid: ${sol(t.unpaidFees)}</div>
-      <h3>Fee share</h3>${t.feeShare.claimers.length === 0 ? "<p class=\"muted\">(none)</p>" : feeShareChart(t.feeShare.claimers)}
-      <div class="muted">admin ${addr(t.feeShare.admin)}${t.feeShare.partner === null ? "" : ` · partner ${addr(t.feeShare.partner)}`}</div>
+      <h3>Fee share</h3>${
+      t.feeShare.claimers.length === 0 ? "<p class=\"muted\">(none)</p>" : feeShareChart(t.feeShare.claimers)
+    }
+      <div class="muted">admin ${addr(t.feeShare.admin)}${
+      t.feeShare.partner === null ? "" : ` · partner ${addr(t.feeShare.partner)}`
+    }</div>
       <h3>Claimed vs claimable</h3>${t.shares.length === 0 ? "<p class=\"muted\">(none)</p>" : claimsChart(t.shares)}
     </div>`
   }).join("")
   return `<h2>Tokens</h2><div class="cards">${cards || "<p class=\"muted\">(none)</p>"}</div>
-  <h3>Partner vaults</h3>${table(["partner", "vault", "balance", "claimed"], s.market.partnerVaults.map((v) =>
-    `<tr><td>${addr(v.partner)}</td><td>${addr(v.vault)}</td><td>${sol(v.balance)}</td><td>${sol(v.claimed)}</td></tr>`), "partner-vaults")}
-  <h3>Deployer vaults</h3>${table(["deployer", "vault", "balance", "claimed"], s.market.deployerVaults.map((v) =>
-    `<tr><td>${addr(v.deployer)}</td><td>${addr(v.vault)}</td><td>${sol(v.balance)}</td><td>${sol(v.claimed)}</td></tr>`), "deployer-vaults")}`
+  <h3>Partner vaults</h3>${
+    table(
+      ["partner", "vault", "balance", "claimed"],
+      s.market.partnerVaults.map((v) =>
+        `<tr><td>${addr(v.partner)}</td><td>${addr(v.vault)}</td><td>${sol(v.balance)}</td><td>${
+          sol(v.claimed)
+        }</td></tr>`
+      ),
+      "partner-vaults"
+    )
+  }
+  <h3>Deployer vaults</h3>${
+    table(
+      ["deployer", "vault", "balance", "claimed"],
+      s.market.deployerVaults.map((v) =>
+        `<tr><td>${addr(v.deployer)}</td><td>${addr(v.vault)}</td><td>${sol(v.balance)}</td><td>${
+          sol(v.claimed)
+        }</td></tr>`
+      ),
+      "deployer-vaults"
+    )
+  }`
 }
 
 const wallets = (s: State): string =>
-  `<h2>Wallets</h2>${table(["wallet", "roles", "balance", "claimable", "holdings"], s.wallets.map((w: WalletView) =>
-    `<tr data-wallet="${escape(w.address)}"><td>${addr(w.address)}</td><td>${w.roles.map(escape).join("<br>")}</td>` +
-    `<td class="balance">${sol(w.lamports)}</td>` +
-    `<td class="claimable">${w.claimable.map((c) => `${sol(c.amount)} (${escape(c.symbol)})`).join("<br>") || "-"}</td>` +
-    `<td>${w.holdings.map((h) => `${escape(h.held)} of ${addr(h.quoteMint)} for ${addr(h.mint)}`).join("<br>") || "-"}</td></tr>`
-  ), "wallets")}`
+  `<h2>Wallets</h2>${
+    table(
+      ["wallet", "roles", "balance", "claimable", "holdings"],
+      s.wallets.map((w: WalletView) =>
+        `<tr data-wallet="${escape(w.address)}"><td>${addr(w.address)}</td><td>${
+          w.roles.map(escape).join("<br>")
+        }</td>` +
+        `<td class="balance">${sol(w.lamports)}</td>` +
+        `<td class="claimable">${
+          w.claimable.map((c) => `${sol(c.amount)} (${escape(c.symbol)})`).join("<br>") || "-"
+        }</td>` +
+        `<td>${
+          w.holdings.map((h) => `${escape(h.held)} of ${addr(h.quoteMint)} for ${addr(h.mint)}`).join("<br>") || "-"
+        }</td></tr>`
+      ),
+      "wallets"
+    )
+  }`
 
 const transactionDetails = (t: TransactionEntry): string =>
   `<tr class="details" data-details="${escape(t.signature)}"><td colspan="8">
     <div>signature <code>${escape(t.signature)}</code></div>
     ${t.error === null ? "" : `<div class="error">error: <code>${escape(t.error)}</code></div>`}
-    <h3>Instructions</h3>${table(["program", "instruction", "accounts"], t.instructions.map((i) =>
-      `<tr><td>${escape(i.programName)}</td><td class="mono">${escape(i.name)}</td><td>${i.accounts.map(addr).join(" ")}</td></tr>`))}
+    <h3>Instructions</h3>${
+    table(
+      ["program", "instruction", "accounts"],
+      t.instructions.map((i) =>
+        `<tr><td>${escape(i.programName)}</td><td class="mono">${escape(i.name)}</td><td>${
+          i.accounts.map(addr).join(" ")
+        }</td></tr>`
+      )
+    )
+  }
     <h3>Logs</h3><pre class="logs">${escape(t.logs.join("\n"))}</pre></td></tr>`
 
 const transactions = (s: State): string => {
@@ -194,7 +285,9 @@ const transactions = (s: State): string => {
   )
   const rows = shown.map((t) =>
     `<tr class="tx" data-signature="${escape(t.signature)}" data-kind="${escape(t.kind)}" data-status="${t.status}">` +
-    `<td>${addr(t.signature)}</td><td>${t.slot}</td><td>${escape(t.kind)} <span class="muted">${escape(t.label)}</span></td>` +
+    `<td>${addr(t.signature)}</td><td>${t.slot}</td><td>${escape(t.kind)} <span class="muted">${
+      escape(t.label)
+    }</span></td>` +
     `<td><span class="badge ${t.status}">${t.status}</span></td><td>${t.fee}</td><td>${t.computeUnits}</td>` +
     `<td>${t.instructions.length}</td><td class="error">${t.error === null ? "" : escape(t.error)}</td></tr>` +
     (open.has(t.signature) ? transactionDetails(t) : "")
@@ -205,7 +298,13 @@ const transactions = (s: State): string => {
   <div class="filters">kind <select id="tx-kind">${["all", ...kinds].map((k) => option(k, txKind)).join("")}</select>
   status <select id="tx-status">${["all", "success", "failed"].map((k) => option(k, txStatus)).join("")}</select>
   <span class="muted" id="tx-count">${shown.length} of ${s.history.transactions.length}</span></div>
-  ${table(["signature", "slot", "kind", "status", "fee", "compute units", "instructions", "error"], rows, "transactions")}`
+  ${
+    table(
+      ["signature", "slot", "kind", "status", "fee", "compute units", "instructions", "error"],
+      rows,
+      "transactions"
+    )
+  }`
 }
 
 const stateColors: Readonly<Record<StageEntry["state"], string>> = {
@@ -238,7 +337,9 @@ const planGraph = (plan: PlanEntry): string => {
       const to = position.get(stage.id)
       return from === undefined || to === undefined
         ? ""
-        : `<line x1="${from.x + 200}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${to.y + 20}" stroke="#64748b" marker-end="url(#arrow)"/>`
+        : `<line x1="${from.x + 200}" y1="${from.y + 20}" x2="${to.x - 4}" y2="${
+          to.y + 20
+        }" stroke="#64748b" marker-end="url(#arrow)"/>`
     })
   ).join("")
   const nodes = plan.stages.map((stage) => {
@@ -254,40 +355,78 @@ const planGraph = (plan: PlanEntry): string => {
 }
 
 const plans = (s: State): string => {
-  const legend = Object.entries(stateColors).map(([name, color]) => `<span><span style="color:${color}">■</span> ${name}</span>`).join(" ")
+  const legend = Object.entries(stateColors).map(([name, color]) =>
+    `<span><span style="color:${color}">■</span> ${name}</span>`
+  ).join(" ")
   const cards = s.history.plans.map((plan) =>
     `<div class="card" data-plan="${plan.id}">
       <h3>plan #${plan.id} <span class="muted">${escape(plan.operation)} · ${escape(plan.readiness)}</span>
-        ${plan.tampered === null ? "" : `<span class="badge failed tampered">tampered: ${escape(plan.tampered)}</span>`}</h3>
+        ${
+      plan.tampered === null ? "" : `<span class="badge failed tampered">tampered: ${escape(plan.tampered)}</span>`
+    }</h3>
       <div>token ${addr(plan.baseMint)} · wallet ${addr(plan.wallet)} · built ${time(plan.at)}</div>
       ${plan.stages.length === 0 ? "<p class=\"muted\">no stages (setup required first)</p>" : planGraph(plan)}
-      ${table(["stage", "state", "message SHA-256", "signers", "valid to block", "compute units", "bytes", "signature"], plan.stages.map((st) =>
-        `<tr data-stage-row="${escape(st.id)}"><td>${escape(st.id)} <span class="muted">${escape(st.kind)} · ${escape(st.format)}</span></td>` +
-        `<td><span class="badge ${st.state}">${st.state}</span></td><td class="mono">${escape(st.messageSha256.slice(0, 16))}…</td>` +
-        `<td>${st.requiredSigners.map(addr).join(" ")}</td><td>${st.lastValidBlockHeight}</td><td>${st.computeUnitLimit}</td>` +
-        `<td>${st.bytes}</td><td>${st.signature === null ? "-" : addr(st.signature)}</td></tr>`))}
+      ${
+      table(
+        ["stage", "state", "message SHA-256", "signers", "valid to block", "compute units", "bytes", "signature"],
+        plan.stages.map((st) =>
+          `<tr data-stage-row="${escape(st.id)}"><td>${escape(st.id)} <span class="muted">${escape(st.kind)} · ${
+            escape(st.format)
+          }</span></td>` +
+          `<td><span class="badge ${st.state}">${st.state}</span></td><td class="mono">${
+            escape(st.messageSha256.slice(0, 16))
+          }…</td>` +
+          `<td>${
+            st.requiredSigners.map(addr).join(" ")
+          }</td><td>${st.lastValidBlockHeight}</td><td>${st.computeUnitLimit}</td>` +
+          `<td>${st.bytes}</td><td>${st.signature === null ? "-" : addr(st.signature)}</td></tr>`
+        )
+      )
+    }
     </div>`
   ).join("")
-  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards wide">${cards || "<p class=\"muted\">(none)</p>"}</div>`
+  return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards wide">${
+    cards || "<p class=\"muted\">(none)</p>"
+  }</div>`
 }
 
 const statusClass = (status: number): string => status === 429 ? "429" : `${Math.floor(status / 100)}xx`
 
 const requests = (s: State): string => {
-  const shown = s.history.requests.filter((r: RequestEntry) => requestStatus === "all" || statusClass(r.status) === requestStatus)
+  const shown = s.history.requests.filter((r: RequestEntry) =>
+    requestStatus === "all" || statusClass(r.status) === requestStatus
+  )
   const options = ["all", "2xx", "4xx", "429", "5xx"].map((v) =>
     `<option value="${v}"${v === requestStatus ? " selected" : ""}>${v}</option>`
   ).join("")
   return `<h2>Requests <span class="muted">(the last ${s.history.requests.length}; keys shown by id)</span></h2>
   <div class="filters">status <select id="status-filter">${options}</select><span class="muted" id="request-count">${shown.length} shown</span></div>
-  ${table(["time", "operation", "path", "status", "latency", "key id", "limit", "remaining", "reset"], shown.map((r) =>
-    `<tr data-status="${r.status}"><td>${time(r.at)}</td><td>${escape(r.operation)}</td><td class="mono">${escape(r.method)} ${escape(r.path)}</td>` +
-    `<td><span class="badge ${r.status < 400 ? "success" : "failed"}">${r.status}</span></td><td>${r.latencyMillis} ms</td>` +
-    `<td class="mono">${escape(r.keyId ?? "-")}</td><td>${escape(r.rateLimit?.limit ?? "-")}</td>` +
-    `<td>${escape(r.rateLimit?.remaining ?? "-")}</td><td>${escape(r.rateLimit?.reset ?? "-")}</td></tr>`), "requests")}`
+  ${
+    table(
+      ["time", "operation", "path", "status", "latency", "key id", "limit", "remaining", "reset"],
+      shown.map((r) =>
+        `<tr data-status="${r.status}"><td>${time(r.at)}</td><td>${escape(r.operation)}</td><td class="mono">${
+          escape(r.method)
+        } ${escape(r.path)}</td>` +
+        `<td><span class="badge ${
+          r.status < 400 ? "success" : "failed"
+        }">${r.status}</span></td><td>${r.latencyMillis} ms</td>` +
+        `<td class="mono">${escape(r.keyId ?? "-")}</td><td>${escape(r.rateLimit?.limit ?? "-")}</td>` +
+        `<td>${escape(r.rateLimit?.remaining ?? "-")}</td><td>${escape(r.rateLimit?.reset ?? "-")}</td></tr>`
+      ),
+      "requests"
+    )
+  }`
 }
 
-const renderers: { readonly [P in Page]: (s: State) => string } = { overview, tokens, wallets, transactions, plans, requests }
+const renderers: { readonly [P in Page]: (s: State) => string } = {
+  overview,
+  tokens,
+  wallets,
+  transactions,
+  plans,
+  requests
+}
 
 const render = (): void => {
   element("nav").innerHTML = pages.map((p) =>

@@ -18,8 +18,8 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
 import { Api, PublicKey } from "@feeshare/domain"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import axios from "axios"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { Agent, createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { FeeShare } from "../src/index.js"
@@ -112,7 +112,9 @@ const compareThroughput = (a: () => Promise<unknown>, b: () => Promise<unknown>)
   interleaved((call) => throughputOf(call), a, b, Math.ceil(rounds / 2))
 
 const row = (name: string, value: number, baseline: number, unit: string) =>
-  `${name.padEnd(54)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${baseline.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${(value / baseline).toFixed(2).padStart(6)}x`
+  `${name.padEnd(54)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(7)} ${baseline.toFixed(1).padStart(9)} ${
+    unit.padEnd(7)
+  } ${(value / baseline).toFixed(2).padStart(6)}x`
 
 const main = async () => {
   const table: Array<string> = []
@@ -142,7 +144,8 @@ const main = async () => {
   await local.facade()
   const url = `http://127.0.0.1:${port}${lastUrl}`
   const axiosClient = axios.create({ httpAgent: new Agent({ keepAlive: true }), headers: { "x-api-key": "bench-key" } })
-  const viaAxios = () => axiosClient.get<{ readonly response: string }>(url).then((answer) => BigInt(answer.data.response))
+  const viaAxios = () =>
+    axiosClient.get<{ readonly response: string }>(url).then((answer) => BigInt(answer.data.response))
   const againstAxios = await compare(local.facade, viaAxios)
   table.push(row("call, local server: FeeShare / bare axios", againstAxios.a, againstAxios.b, "µs"))
   const parallelAxios = await compareThroughput(local.facade, viaAxios)

@@ -43,7 +43,12 @@ const bundle = (platform: "node" | "browser") =>
     legalComments: "linked",
     // undici (inside the Node transport chunk) is CommonJS that requires Node's built-ins
     ...(platform === "node"
-      ? { banner: { js: "import { createRequire as __feeshareRequire } from \"node:module\"; const require = __feeshareRequire(import.meta.url);" } }
+      ? {
+        banner: {
+          js:
+            "import { createRequire as __feeshareRequire } from \"node:module\"; const require = __feeshareRequire(import.meta.url);"
+        }
+      }
       : {}),
     external: ["ioredis"],
     metafile: true,
@@ -70,7 +75,9 @@ for (const [file, output] of Object.entries(node.metafile.outputs)) {
 // @effect/platform-node, whose maps would add 0.6 MB to every install
 for (const file of await readdir(`${dist}/node/chunks`)) {
   if (!file.endsWith(".js.map")) continue
-  const map: { readonly sources: ReadonlyArray<string> } = JSON.parse(await readFile(`${dist}/node/chunks/${file}`, "utf8"))
+  const map: { readonly sources: ReadonlyArray<string> } = JSON.parse(
+    await readFile(`${dist}/node/chunks/${file}`, "utf8")
+  )
   if (map.sources.some((source) => !source.includes("node_modules/"))) continue
   const chunk = `${dist}/node/chunks/${file.slice(0, -".map".length)}`
   await writeFile(chunk, (await readFile(chunk, "utf8")).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"))
@@ -85,7 +92,12 @@ const declarations = await Declarations.write({
   },
   outDir: dist,
   workspace: fileURLToPath(new URL("../../..", import.meta.url)),
-  packageNames: new Map([["domain", "@feeshare/domain"], ["client", "@feeshare/client"], ["solana", "@feeshare/solana"], ["sdk", "feeshare"]]),
+  packageNames: new Map([
+    ["domain", "@feeshare/domain"],
+    ["client", "@feeshare/client"],
+    ["solana", "@feeshare/solana"],
+    ["sdk", "feeshare"]
+  ]),
   external: ["ioredis"]
 })
 console.log(`feeshare: ${declarations.files} declaration files, ${(declarations.bytes / 1e6).toFixed(2)} MB`)

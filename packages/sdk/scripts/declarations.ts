@@ -18,7 +18,8 @@ import ts from "typescript"
 const stubs: Record<string, { readonly file: string; readonly text: string }> = {
   "undici-types": {
     file: "undici-types/index.d.ts",
-    text: "/** Stub: undici's Dispatcher, an option of Kit's HTTP transport that feeshare never sets. */\nexport type Dispatcher = object\n"
+    text:
+      "/** Stub: undici's Dispatcher, an option of Kit's HTTP transport that feeshare never sets. */\nexport type Dispatcher = object\n"
   }
 }
 
@@ -84,7 +85,15 @@ export const write = async (options: Options): Promise<{ readonly files: number;
       const stub = stubs[specifier]
       if (stub !== undefined) return asSpecifier(target, join(typesDir, stub.file))
       const mode = ts.getModeForUsageLocation(file, node, compilerOptions)
-      const resolved = ts.resolveModuleName(specifier, file.fileName, compilerOptions, ts.sys, undefined, undefined, mode)
+      const resolved = ts.resolveModuleName(
+        specifier,
+        file.fileName,
+        compilerOptions,
+        ts.sys,
+        undefined,
+        undefined,
+        mode
+      )
         .resolvedModule?.resolvedFileName
       if (resolved === undefined) throw new Error(`declarations: cannot resolve "${specifier}" from ${file.fileName}`)
       queue.push(program.getSourceFile(resolved))
@@ -100,21 +109,43 @@ export const write = async (options: Options): Promise<{ readonly files: number;
           const to = from === undefined ? undefined : rewrite(from)
           return to === undefined
             ? node
-            : f.updateImportDeclaration(node, node.modifiers, node.importClause, f.createStringLiteral(to), node.attributes)
+            : f.updateImportDeclaration(
+              node,
+              node.modifiers,
+              node.importClause,
+              f.createStringLiteral(to),
+              node.attributes
+            )
         }
         if (ts.isExportDeclaration(node)) {
           const from = literal(node.moduleSpecifier)
           const to = from === undefined ? undefined : rewrite(from)
           return to === undefined
             ? node
-            : f.updateExportDeclaration(node, node.modifiers, node.isTypeOnly, node.exportClause, f.createStringLiteral(to), node.attributes)
+            : f.updateExportDeclaration(
+              node,
+              node.modifiers,
+              node.isTypeOnly,
+              node.exportClause,
+              f.createStringLiteral(to),
+              node.attributes
+            )
         }
-        if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+        if (
+          ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)
+        ) {
           const to = rewrite(node.argument.literal)
           const rest = ts.visitEachChild(node, visit, context)
           return to === undefined
             ? rest
-            : f.updateImportTypeNode(rest, f.createLiteralTypeNode(f.createStringLiteral(to)), rest.attributes, rest.qualifier, rest.typeArguments, rest.isTypeOf)
+            : f.updateImportTypeNode(
+              rest,
+              f.createLiteralTypeNode(f.createStringLiteral(to)),
+              rest.attributes,
+              rest.qualifier,
+              rest.typeArguments,
+              rest.isTypeOf
+            )
         }
         if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name) && ts.isExternalModule(file)) {
           const to = rewrite(node.name)
@@ -134,7 +165,9 @@ export const write = async (options: Options): Promise<{ readonly files: number;
       if (!text.includes(from)) throw new Error(`declarations: patch of ${suffix} no longer applies`)
       text = text.replace(from, to)
     }
-    if (/\/\/\/ <reference (types|path)=/.test(text)) throw new Error(`declarations: ${file.fileName} keeps a reference directive`)
+    if (/\/\/\/ <reference (types|path)=/.test(text)) {
+      throw new Error(`declarations: ${file.fileName} keeps a reference directive`)
+    }
     outputs.set(target, text)
   }
   for (const stub of Object.values(stubs)) outputs.set(join(typesDir, stub.file), stub.text)

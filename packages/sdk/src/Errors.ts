@@ -33,7 +33,11 @@ export type { ErrorFields, FacadeBase, FacadeFields } from "./internal/facade.js
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends facade(Domain.BadRequest) { static { register(this) } }
+export class BadRequest extends facade(Domain.BadRequest) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * 401: the API key is missing or invalid.
@@ -41,7 +45,11 @@ export class BadRequest extends facade(Domain.BadRequest) { static { register(th
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends facade(Domain.Unauthorized) { static { register(this) } }
+export class Unauthorized extends facade(Domain.Unauthorized) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * 403: the API key lacks the permission.
@@ -49,7 +57,11 @@ export class Unauthorized extends facade(Domain.Unauthorized) { static { registe
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends facade(Domain.Forbidden) { static { register(this) } }
+export class Forbidden extends facade(Domain.Forbidden) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * 404.
@@ -57,7 +69,11 @@ export class Forbidden extends facade(Domain.Forbidden) { static { register(this
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends facade(Domain.NotFound) { static { register(this) } }
+export class NotFound extends facade(Domain.NotFound) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * 429, or a wait for the rate-limit reset longer than `maxRateLimitWait` (status 0, nothing
@@ -66,7 +82,11 @@ export class NotFound extends facade(Domain.NotFound) { static { register(this) 
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends facade(Domain.RateLimited) { static { register(this) } }
+export class RateLimited extends facade(Domain.RateLimited) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * 5xx, after the retries.
@@ -74,7 +94,11 @@ export class RateLimited extends facade(Domain.RateLimited) { static { register(
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends facade(Domain.ServerError) { static { register(this) } }
+export class ServerError extends facade(Domain.ServerError) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * An answer that is not a well-formed envelope; `body` holds its first 512 characters.
@@ -82,7 +106,11 @@ export class ServerError extends facade(Domain.ServerError) { static { register(
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) { static { register(this) } }
+export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The request did not complete (connection refused or reset, DNS failure), after the retries.
@@ -90,7 +118,11 @@ export class UnexpectedResponse extends facade(Domain.UnexpectedResponse) { stat
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends facade(Domain.TransportError) { static { register(this) } }
+export class TransportError extends facade(Domain.TransportError) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * No answer within the per-request time limit, after the retries.
@@ -98,7 +130,11 @@ export class TransportError extends facade(Domain.TransportError) { static { reg
  * @since 0.1.0
  * @category errors
  */
-export class Timeout extends facade(Domain.Timeout) { static { register(this) } }
+export class Timeout extends facade(Domain.Timeout) {
+  static {
+    register(this)
+  }
+}
 
 // --- refused before anything was sent ---
 
@@ -109,7 +145,11 @@ export class Timeout extends facade(Domain.Timeout) { static { register(this) } 
  * @since 0.1.0
  * @category errors
  */
-export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) { static { register(this) } }
+export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * An input (or an option) breaks a rule; nothing was sent. `field` is the path of the
@@ -118,7 +158,11 @@ export class BudgetUnavailable extends facade(Domain.BudgetUnavailable) { static
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequest extends facade(Domain.InvalidRequest) { static { register(this) } }
+export class InvalidRequest extends facade(Domain.InvalidRequest) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The wallet has MFA enabled and no code was given: call `agentAuth.callback` with
@@ -127,7 +171,11 @@ export class InvalidRequest extends facade(Domain.InvalidRequest) { static { reg
  * @since 0.1.0
  * @category errors
  */
-export class MfaRequired extends facade(Domain.MfaRequired) { static { register(this) } }
+export class MfaRequired extends facade(Domain.MfaRequired) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A signer could not be loaded (missing or unreadable key file, bad JSON, wrong length,
@@ -136,7 +184,11 @@ export class MfaRequired extends facade(Domain.MfaRequired) { static { register(
  * @since 0.1.0
  * @category errors
  */
-export class InvalidKey extends facade(LocalSigner.InvalidKey) { static { register(this) } }
+export class InvalidKey extends facade(LocalSigner.InvalidKey) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A signer failed to sign.
@@ -144,7 +196,11 @@ export class InvalidKey extends facade(LocalSigner.InvalidKey) { static { regist
  * @since 0.1.0
  * @category errors
  */
-export class SignerError extends facade(Signer.SignerError) { static { register(this) } }
+export class SignerError extends facade(Signer.SignerError) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A plan breaks the ordering rules; every violation is listed. Nothing was signed.
@@ -152,7 +208,11 @@ export class SignerError extends facade(Signer.SignerError) { static { register(
  * @since 0.1.0
  * @category errors
  */
-export class InvalidPlan extends facade(Plan.InvalidPlan) { static { register(this) } }
+export class InvalidPlan extends facade(Plan.InvalidPlan) {
+  static {
+    register(this)
+  }
+}
 
 // --- transactions refused before signing (`stage` names the transaction) ---
 
@@ -162,7 +222,11 @@ export class InvalidPlan extends facade(Plan.InvalidPlan) { static { register(th
  * @since 0.1.0
  * @category refusals
  */
-export class MalformedTransaction extends facade(Refusal.MalformedTransaction) { static { register(this) } }
+export class MalformedTransaction extends facade(Refusal.MalformedTransaction) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The bytes decode, but not canonically. Nothing was signed.
@@ -170,7 +234,11 @@ export class MalformedTransaction extends facade(Refusal.MalformedTransaction) {
  * @since 0.1.0
  * @category refusals
  */
-export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransaction) { static { register(this) } }
+export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransaction) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The message version differs from the stage's `format`. Nothing was signed.
@@ -178,7 +246,11 @@ export class NonCanonicalTransaction extends facade(Refusal.NonCanonicalTransact
  * @since 0.1.0
  * @category refusals
  */
-export class FormatMismatch extends facade(Refusal.FormatMismatch) { static { register(this) } }
+export class FormatMismatch extends facade(Refusal.FormatMismatch) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The SHA-256 of the message differs from the stated `messageSha256`. Nothing was signed.
@@ -186,7 +258,11 @@ export class FormatMismatch extends facade(Refusal.FormatMismatch) { static { re
  * @since 0.1.0
  * @category refusals
  */
-export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) { static { register(this) } }
+export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The message has a signer that `requiredSigners` does not list. Nothing was signed.
@@ -194,7 +270,11 @@ export class MessageHashMismatch extends facade(Refusal.MessageHashMismatch) { s
  * @since 0.1.0
  * @category refusals
  */
-export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) { static { register(this) } }
+export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A key that must sign (from `requiredSigners`, or the mint of a launch) is not a signer of
@@ -203,7 +283,11 @@ export class UnexpectedSigner extends facade(Refusal.UnexpectedSigner) { static 
  * @since 0.1.0
  * @category refusals
  */
-export class MissingSigner extends facade(Refusal.MissingSigner) { static { register(this) } }
+export class MissingSigner extends facade(Refusal.MissingSigner) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A local signer is not among the transaction's required signers. Nothing was signed.
@@ -211,7 +295,11 @@ export class MissingSigner extends facade(Refusal.MissingSigner) { static { regi
  * @since 0.1.0
  * @category refusals
  */
-export class SignerNotRequired extends facade(Refusal.SignerNotRequired) { static { register(this) } }
+export class SignerNotRequired extends facade(Refusal.SignerNotRequired) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A signature already present does not verify. Nothing was signed.
@@ -219,7 +307,11 @@ export class SignerNotRequired extends facade(Refusal.SignerNotRequired) { stati
  * @since 0.1.0
  * @category refusals
  */
-export class InvalidSignature extends facade(Refusal.InvalidSignature) { static { register(this) } }
+export class InvalidSignature extends facade(Refusal.InvalidSignature) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A required signature is neither present nor available from a local signer. Nothing was
@@ -228,7 +320,11 @@ export class InvalidSignature extends facade(Refusal.InvalidSignature) { static 
  * @since 0.1.0
  * @category refusals
  */
-export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) { static { register(this) } }
+export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The message's blockhash differs from the stated one. Nothing was signed.
@@ -236,7 +332,11 @@ export class SignatureUnavailable extends facade(Refusal.SignatureUnavailable) {
  * @since 0.1.0
  * @category refusals
  */
-export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) { static { register(this) } }
+export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A v1 message without a compute-unit or loaded-accounts-data limit. Nothing was signed.
@@ -244,7 +344,11 @@ export class LifetimeMismatch extends facade(Refusal.LifetimeMismatch) { static 
  * @since 0.1.0
  * @category refusals
  */
-export class MissingV1Limits extends facade(Refusal.MissingV1Limits) { static { register(this) } }
+export class MissingV1Limits extends facade(Refusal.MissingV1Limits) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The message's compute budget differs from the stated one. Nothing was signed.
@@ -252,7 +356,11 @@ export class MissingV1Limits extends facade(Refusal.MissingV1Limits) { static { 
  * @since 0.1.0
  * @category refusals
  */
-export class BudgetMismatch extends facade(Refusal.BudgetMismatch) { static { register(this) } }
+export class BudgetMismatch extends facade(Refusal.BudgetMismatch) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The wire size, account count or signature count differs from the stated `size`. Nothing
@@ -261,7 +369,11 @@ export class BudgetMismatch extends facade(Refusal.BudgetMismatch) { static { re
  * @since 0.1.0
  * @category refusals
  */
-export class SizeMismatch extends facade(Refusal.SizeMismatch) { static { register(this) } }
+export class SizeMismatch extends facade(Refusal.SizeMismatch) {
+  static {
+    register(this)
+  }
+}
 
 // --- the ledger ---
 
@@ -271,7 +383,11 @@ export class SizeMismatch extends facade(Refusal.SizeMismatch) { static { regist
  * @since 0.1.0
  * @category chain
  */
-export class ChainUnavailable extends facade(Chain.ChainUnavailable) { static { register(this) } }
+export class ChainUnavailable extends facade(Chain.ChainUnavailable) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The node's simulation of the transaction failed; `logs` holds the program logs.
@@ -279,7 +395,11 @@ export class ChainUnavailable extends facade(Chain.ChainUnavailable) { static { 
  * @since 0.1.0
  * @category chain
  */
-export class PreflightFailed extends facade(Chain.PreflightFailed) { static { register(this) } }
+export class PreflightFailed extends facade(Chain.PreflightFailed) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The transaction landed and failed on chain.
@@ -287,7 +407,11 @@ export class PreflightFailed extends facade(Chain.PreflightFailed) { static { re
  * @since 0.1.0
  * @category chain
  */
-export class TransactionFailed extends facade(Chain.TransactionFailed) { static { register(this) } }
+export class TransactionFailed extends facade(Chain.TransactionFailed) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The transaction can no longer land: its blockhash expired before it did.
@@ -295,7 +419,11 @@ export class TransactionFailed extends facade(Chain.TransactionFailed) { static 
  * @since 0.1.0
  * @category chain
  */
-export class BlockhashExpired extends facade(Chain.BlockhashExpired) { static { register(this) } }
+export class BlockhashExpired extends facade(Chain.BlockhashExpired) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * A plan was rebuilt `maxRebuilds` times and still did not complete.
@@ -303,7 +431,11 @@ export class BlockhashExpired extends facade(Chain.BlockhashExpired) { static { 
  * @since 0.1.0
  * @category chain
  */
-export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached) { static { register(this) } }
+export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached) {
+  static {
+    register(this)
+  }
+}
 
 /**
  * The lookup table was still warming up at `warmupDeadline`.
@@ -311,7 +443,11 @@ export class RebuildLimitReached extends facade(PlanExecutor.RebuildLimitReached
  * @since 0.1.0
  * @category chain
  */
-export class SetupTimedOut extends facade(PlanExecutor.SetupTimedOut) { static { register(this) } }
+export class SetupTimedOut extends facade(PlanExecutor.SetupTimedOut) {
+  static {
+    register(this)
+  }
+}
 
 // --- the facade's own ---
 

@@ -7,14 +7,15 @@
  *
  * @since 0.1.0
  */
+import { platform } from "#platform"
+import * as ClientCall from "@feeshare/client/CallOptions"
+import { FeeShareClient } from "@feeshare/client/FeeShareClient"
+import * as Client from "@feeshare/client/FeeShareClient"
 import type * as AgentAuth from "@feeshare/domain/AgentAuth"
 import type * as Claims from "@feeshare/domain/Claims"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import type * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
-import * as ClientCall from "@feeshare/client/CallOptions"
-import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import * as Client from "@feeshare/client/FeeShareClient"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
@@ -22,7 +23,6 @@ import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
-import { platform } from "#platform"
 import * as Errors from "./Errors.js"
 import { Calls } from "./internal/calls.js"
 import * as Logging from "./internal/logging.js"
@@ -59,7 +59,8 @@ const invalid = (operation: string, field: string, rule: string) =>
   new Domain.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
 
 /** A call refused before it runs, with the facade's class of the failure. */
-const rejected = (error: Domain.InvalidRequest): Promise<never> => Promise.reject(Rejection.fromCause(Cause.fail(error)))
+const rejected = (error: Domain.InvalidRequest): Promise<never> =>
+  Promise.reject(Rejection.fromCause(Cause.fail(error)))
 
 /**
  * The client for Promise users. Create one per configuration and `close()` it (or declare
@@ -114,7 +115,9 @@ export class FeeShare implements AsyncDisposable {
         Client.layer({
           ...clientOptions,
           apiKey: key,
-          onRateLimitWait: onRateLimitWait === undefined ? undefined : (wait) => Effect.sync(() => onRateLimitWait(wait))
+          onRateLimitWait: onRateLimitWait === undefined
+            ? undefined
+            : (wait) => Effect.sync(() => onRateLimitWait(wait))
         }).pipe(Layer.provide(http)),
         logging
       )
@@ -201,7 +204,9 @@ export class FeeShare implements AsyncDisposable {
   }
 
   /** The RPC endpoint and the configured signers, or `InvalidRequest` naming what is missing. */
-  #onChain(operation: string): Layer.Layer<Chain.Chain | Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
+  #onChain(
+    operation: string
+  ): Layer.Layer<Chain.Chain | Signers.Signers, Domain.InvalidRequest | LocalSigner.InvalidKey> {
     const chain = this.#chainLayer()
     return chain === undefined
       ? Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
@@ -318,7 +323,9 @@ export class FeeShare implements AsyncDisposable {
     const { onEvent, request } = options
     if (request === undefined && plan.readiness.status === "setup_required") {
       // checked before anything is signed: the setup would land and the plan could not go on
-      return rejected(invalid("executePlan", "request", "is required for a setup_required plan (it is rebuilt after the setup)"))
+      return rejected(
+        invalid("executePlan", "request", "is required for a setup_required plan (it is rebuilt after the setup)")
+      )
     }
     const program = Effect.flatMap(FeeShareClient, (client) =>
       PlanExecutor.execute(plan, {
@@ -352,7 +359,6 @@ export class FeeShare implements AsyncDisposable {
     const program = Effect.zipWith(verification, expired, (verified, expiredStages) => ({ ...verified, expiredStages }))
     return this.#run(Effect.provide(program, this.#signersLayer("verifyPlan")), options)
   }
-
 
   /**
    * The rate-limit headers of the latest answer (errors included); `undefined` before any.

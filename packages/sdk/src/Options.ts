@@ -3,11 +3,11 @@
  *
  * @since 0.1.0
  */
+import type * as ClientCall from "@feeshare/client/CallOptions"
+import type * as Client from "@feeshare/client/FeeShareClient"
 import type * as Claims from "@feeshare/domain/Claims"
 import type * as FeeShareDomain from "@feeshare/domain/FeeShare"
 import type * as Trade from "@feeshare/domain/Trade"
-import type * as ClientCall from "@feeshare/client/CallOptions"
-import type * as Client from "@feeshare/client/FeeShareClient"
 import type * as Chain from "@feeshare/solana/Chain"
 import type * as ChainRpc from "@feeshare/solana/ChainRpc"
 import type * as Flows from "@feeshare/solana/Flows"
@@ -79,7 +79,6 @@ export interface CallOptions extends ClientCall.Options {
  */
 export type ApiResponse<A> = ClientCall.Response<A>
 
-
 /**
  * An operation of the Effect client as an `async` method with `CallOptions` appended.
  *
@@ -116,13 +115,12 @@ export interface LoginOptions extends CallOptions {
  * @since 0.1.0
  * @category models
  */
-export interface ExecutePlanOptions
-  extends
-    CallOptions,
-    Pick<
-      PlanExecutor.Options<never, never>,
-      "commitment" | "maxRebuilds" | "warmupInterval" | "warmupDeadline" | "rebroadcastInterval"
-    >
+export interface ExecutePlanOptions extends
+  CallOptions,
+  Pick<
+    PlanExecutor.Options<never, never>,
+    "commitment" | "maxRebuilds" | "warmupInterval" | "warmupDeadline" | "rebroadcastInterval"
+  >
 {
   /** The request of `claims.createPlan` that built the plan; it is sent again to rebuild. */
   readonly request?: Claims.ClaimPlanRequest | undefined

@@ -6,11 +6,11 @@
  *
  * @since 0.1.0
  */
+import { platform } from "#platform"
 import type * as Signer from "@feeshare/domain/Signer"
 import * as KitSigner from "@feeshare/solana/KitSigner"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
-import { platform } from "#platform"
 
 /**
  * A Kit (`@solana/kit`) `KeyPairSigner`, e.g. from `generateKeyPairSigner()`.

@@ -15,7 +15,14 @@ import type * as Identity from "@feeshare/domain/Identity"
 import type * as Launch from "@feeshare/domain/Launch"
 
 /** @since 0.1.0 @category claims */
-export type { AggregateVault, ClaimablePosition, ClaimPlanRequest, ClaimSource, FeeLimit, TransactionFormat } from "@feeshare/domain/Claims"
+export type {
+  AggregateVault,
+  ClaimablePosition,
+  ClaimPlanRequest,
+  ClaimSource,
+  FeeLimit,
+  TransactionFormat
+} from "@feeshare/domain/Claims"
 /** @since 0.1.0 @category claims */
 export type WalletQuery = typeof Claims.WalletQuery.Type
 /** @since 0.1.0 @category claims */
@@ -53,7 +60,13 @@ export type { User } from "@feeshare/domain/Identity"
 /** @since 0.1.0 @category identity */
 export type Me = typeof Identity.Me.Type
 /** @since 0.1.0 @category agent auth */
-export type { CallbackRequest, CallbackResponse, Challenge, Credential, MfaRequired as MfaChallenge } from "@feeshare/domain/AgentAuth"
+export type {
+  CallbackRequest,
+  CallbackResponse,
+  Challenge,
+  Credential,
+  MfaRequired as MfaChallenge
+} from "@feeshare/domain/AgentAuth"
 /** @since 0.1.0 @category agent auth */
 export type InitRequest = typeof AgentAuth.InitRequest.Type
 /** @since 0.1.0 @category system */

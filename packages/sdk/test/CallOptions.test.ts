@@ -69,7 +69,9 @@ describe("CallOptions overrides", () => {
     const running = await sandbox({ errorRates: { 503: 1 } })
     const { feeshare, sent } = counted(running, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
     await using client = feeshare
-    expect(await rejection(client.analytics.pools(undefined, { retry: { maxAttempts: 1 } }))).toBeInstanceOf(ServerError)
+    expect(await rejection(client.analytics.pools(undefined, { retry: { maxAttempts: 1 } }))).toBeInstanceOf(
+      ServerError
+    )
     expect(sent()).toBe(1)
     await rejection(client.analytics.pools())
     expect(sent()).toBe(4)
@@ -117,12 +119,14 @@ describe("withResponse", () => {
     await using client = counted(running).feeshare
     expect(await rejection(client.withResponse(() => Promise.resolve(1)))).toBeInstanceOf(InvalidRequest)
     const plan = await rejection(
-      client.withResponse(() => client.signAndSend.swap({
+      client.withResponse(() =>
+        client.signAndSend.swap({
           swapTransaction: "1111",
           computeUnitLimit: 1,
           lastValidBlockHeight: 1,
           prioritizationFeeLamports: 0
-        }))
+        })
+      )
     )
     expect(plan).toBeInstanceOf(InvalidRequest)
   })
@@ -136,7 +140,9 @@ describe("logging", () => {
     await using client = counted(running, { logLevel: "debug", logger, retry: { baseDelay: "1 millis" } }).feeshare
     for (let i = 0; i < 6; i++) await client.analytics.pools().catch(() => undefined)
     await client.login(wallet.secretKey, "logged").catch(() => undefined)
-    expect(lines.some((line) => line.startsWith("debug answered") && line.includes("\"operation\":\"analytics.pools\""))).toBe(true)
+    expect(
+      lines.some((line) => line.startsWith("debug answered") && line.includes("\"operation\":\"analytics.pools\""))
+    ).toBe(true)
     expect(lines.some((line) => line.includes("analytics.poolsMillis"))).toBe(true)
     const secrets = [
       running.apiKey,
@@ -153,7 +159,10 @@ describe("logging", () => {
     const key = "fs_live_0123456789abcdef"
     const layer = Logging.layer({ logLevel: "info", env: undefined, logger, apiKey: key })
     await Effect.runPromise(
-      Effect.logWarning(`echoed ${key}!`).pipe(Effect.annotateLogs({ header: `x-api-key: ${key}` }), Effect.provide(layer))
+      Effect.logWarning(`echoed ${key}!`).pipe(
+        Effect.annotateLogs({ header: `x-api-key: ${key}` }),
+        Effect.provide(layer)
+      )
     )
     expect(lines).toEqual([`warn echoed [redacted]! {"header":"x-api-key: [redacted]"}`])
   })

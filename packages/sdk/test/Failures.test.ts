@@ -2,8 +2,8 @@
 // @feeshare/client, from which the CLI also derives its exit codes): every core failure
 // becomes the facade class of its tag, never a Defect. The type-level checks run under
 // `tsc -b` (which covers the tests).
-import * as Failures from "@feeshare/solana/Failures"
 import * as Domain from "@feeshare/domain/FeeShareError"
+import * as Failures from "@feeshare/solana/Failures"
 import { Arbitrary, Cause, FastCheck, type Schema } from "effect"
 import * as Facade from "feeshare"
 import { describe, expect, expectTypeOf, it } from "vitest"
@@ -39,12 +39,16 @@ describe("the facade and the core's table of failures", () => {
   })
 
   it("a failure without an HTTP answer gets status 0 and an own rateLimit; an answer keeps its own", () => {
-    const invalid = fromCause(Cause.fail(new Domain.InvalidRequest({ operation: "op", field: "wallet", rule: "r", message: "m" })))
+    const invalid = fromCause(
+      Cause.fail(new Domain.InvalidRequest({ operation: "op", field: "wallet", rule: "r", message: "m" }))
+    )
     expect(invalid).toBeInstanceOf(Facade.InvalidRequest)
     expect(Object.keys(invalid)).toEqual(expect.arrayContaining(["tag", "status", "rateLimit"]))
     expect(invalid).toMatchObject({ tag: "InvalidRequest", status: 0, rateLimit: undefined, field: "wallet" })
 
-    const answer = fromCause(Cause.fail(new Domain.BadRequest({ operation: "op", status: 400, message: "nothing to claim" })))
+    const answer = fromCause(
+      Cause.fail(new Domain.BadRequest({ operation: "op", status: 400, message: "nothing to claim" }))
+    )
     expect(answer).toBeInstanceOf(Facade.BadRequest)
     expect(answer).toMatchObject({ tag: "BadRequest", status: 400, message: "nothing to claim" })
     expect(Object.keys(answer)).not.toContain("rateLimit")

@@ -1,11 +1,11 @@
 // executePlan and signAndSend for real: transactions built by the sandbox, verified and signed
 // by the facade's signers (every accepted form), sent through the sandbox's /rpc and confirmed
 // on its ledger, whose block clock ticks.
+import type { Signer } from "@feeshare/domain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Keypair } from "@solana/web3.js"
 import { Effect, Redacted } from "effect"
-import type { Signer } from "@feeshare/domain"
 import { FeeShare, FormatMismatch, InvalidPlan, InvalidRequest, type PlanEvent, type SignerInput } from "feeshare"
 import { fromKeypair } from "feeshare/web3"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
@@ -95,7 +95,9 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     creatorKeys = Keypair.generate()
     claimer = Keypair.generate()
     ;[trader, partner] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
-    for (const address of [creatorKeys.publicKey.toBase58(), claimer.publicKey.toBase58(), trader.address, partner.address]) {
+    for (
+      const address of [creatorKeys.publicKey.toBase58(), claimer.publicKey.toBase58(), trader.address, partner.address]
+    ) {
       await fund(address)
     }
     creator = clientFor(creatorKeys.secretKey)
@@ -130,7 +132,13 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
 
     const tradingClient = clientFor(trader)
     let fees = 0n
-    for (const [inputMint, outputMint, amount] of [[NATIVE_MINT, token.mint, 3n * SOL], [NATIVE_MINT, token.mint, SOL]] as const) {
+    for (
+      const [inputMint, outputMint, amount] of [[NATIVE_MINT, token.mint, 3n * SOL], [
+        NATIVE_MINT,
+        token.mint,
+        SOL
+      ]] as const
+    ) {
       const quote = await tradingClient.trade.quote({ inputMint, outputMint, amount })
       fees += quote.platformFee?.amount ?? 0n
       const swap = await tradingClient.trade.swap({ quoteResponse: quote, userPublicKey: trader.address })
@@ -146,10 +154,11 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     let signatures = 0
     const counting: Signer.Signer.Service = {
       publicKey: inner.publicKey,
-      signMessage: (message) => Effect.suspend(() => {
-        signatures++
-        return inner.signMessage(message)
-      })
+      signMessage: (message) =>
+        Effect.suspend(() => {
+          signatures++
+          return inner.signMessage(message)
+        })
     }
     const client = clientFor(counting)
     const wallet = claimer.publicKey.toBase58()
@@ -161,7 +170,9 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     const report = await client.verifyPlan(plan, { request })
     expect(report.stages.map((stage) => stage.id)).toEqual(plan.transactions.map((stage) => stage.id))
     expect(report.expiredStages).toEqual([])
-    await expect(client.verifyPlan(plan, { request: { ...request, transactionFormat: "v1" } })).rejects.toBeInstanceOf(FormatMismatch)
+    await expect(client.verifyPlan(plan, { request: { ...request, transactionFormat: "v1" } })).rejects.toBeInstanceOf(
+      FormatMismatch
+    )
     const forward = { ...plan, transactions: [...plan.transactions].reverse() }
     await expect(client.verifyPlan(forward, { request })).rejects.toBeInstanceOf(InvalidPlan)
     const refused = await client.executePlan(plan).then(() => undefined, (error: unknown) => error)

@@ -244,7 +244,9 @@ describe("Facade parity", () => {
   it("covers every operation of the contract, and each group has exactly the client's methods", () => {
     const operations: Array<string> = []
     for (const group of Object.values(Api.Api.groups)) {
-      for (const endpoint of Object.keys(group.endpoints)) operations.push(Api.operationName(group.identifier, endpoint))
+      for (const endpoint of Object.keys(group.endpoints)) {
+        operations.push(Api.operationName(group.identifier, endpoint))
+      }
     }
     const covered = new Set([...cases.map((c) => c.operation), "agentAuth.callback"])
     expect(operations.filter((operation) => !covered.has(operation))).toEqual([])

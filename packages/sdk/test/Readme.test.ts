@@ -24,7 +24,11 @@ describe("README.md", async () => {
 
   it.each([
     { name: "Effect", index: 0, expected: [/^new key key_\w+ signup: true$/, /^user [\w-]+ pools 0 key <redacted>$/] },
-    { name: "Promise", index: 1, expected: [/pong/, /^0 pools;/, /^tokenMint must be a base58 public key of 32 bytes$/] }
+    {
+      name: "Promise",
+      index: 1,
+      expected: [/pong/, /^0 pools;/, /^tokenMint must be a base58 public key of 32 bytes$/]
+    }
   ])("the $name example runs as written", async ({ expected, index }) => {
     const file = join(directory, `example-${index}.mjs`)
     await writeFile(file, (examples[index] ?? "").replaceAll(documentedRoot, sandbox().rootUrl))

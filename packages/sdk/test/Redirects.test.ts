@@ -18,12 +18,14 @@ const listen = async (handler: Parameters<typeof createServer>[1]) => {
 }
 
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  ))
+  await Promise.all(
+    servers.splice(0).map((server) =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+    )
+  )
 })
 
 describe("redirects to another origin", () => {

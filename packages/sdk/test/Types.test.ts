@@ -9,9 +9,9 @@ import type {
   FeeShare,
   Landed,
   PlanResult,
+  Pong,
   PoolEntry,
   PoolsQuery,
-  Pong,
   RateLimitInfo,
   SignerInput,
   SwapResult,
@@ -28,7 +28,9 @@ describe("types", () => {
       [input: ClaimPlanRequest, options?: CallOptions]
     >()
     expectTypeOf<FeeShare["claims"]["createPlan"]>().returns.toEqualTypeOf<Promise<TransactionPlan>>()
-    expectTypeOf<FeeShare["analytics"]["pools"]>().parameters.toEqualTypeOf<[input?: PoolsQuery, options?: CallOptions]>()
+    expectTypeOf<FeeShare["analytics"]["pools"]>().parameters.toEqualTypeOf<
+      [input?: PoolsQuery, options?: CallOptions]
+    >()
     expectTypeOf<FeeShare["analytics"]["pools"]>().returns.toEqualTypeOf<Promise<ReadonlyArray<PoolEntry>>>()
     expectTypeOf<FeeShare["evm"]["creationFee"]>().parameters.toEqualTypeOf<[options?: CallOptions]>()
     expectTypeOf<FeeShare["trade"]["swap"]>().returns.toEqualTypeOf<Promise<SwapResult>>()

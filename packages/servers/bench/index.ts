@@ -73,10 +73,12 @@ const main = async () => {
     "Redis budget": clientOf({ budget: budget(RedisBudget.make({ url: redis.url, prefix: "bench" })) })
   }
   const calls = Object.fromEntries(
-    await Promise.all(Object.entries(sides).map(async ([name, runtime]) => {
-      const client = await runtime.runPromise(FeeShareClient.FeeShareClient)
-      return [name, () => runtime.runPromise(client.analytics.lifetimeFees({ tokenMint }))] as const
-    }))
+    await Promise.all(
+      Object.entries(sides).map(async ([name, runtime]) => {
+        const client = await runtime.runPromise(FeeShareClient.FeeShareClient)
+        return [name, () => runtime.runPromise(client.analytics.lifetimeFees({ tokenMint }))] as const
+      })
+    )
   )
 
   const ping = new Redis(redis.url)
@@ -103,7 +105,9 @@ const main = async () => {
   console.log("| --- | ---: | ---: | ---: | --- |")
   console.log(row("call with the Redis budget / without a budget", "no budget", "Redis budget", "≤ 1.3×"))
   console.log(row("call with the in-memory budget / without a budget", "no budget", "in-memory budget", ""))
-  console.log(row("one admission (Lua script) / bare PING to the same Redis", "PING (ioredis)", "admission (take)", "floor"))
+  console.log(
+    row("one admission (Lua script) / bare PING to the same Redis", "PING (ioredis)", "admission (take)", "floor")
+  )
   console.log(
     `\nthe Redis budget adds ${(m("Redis budget") - m("no budget")).toFixed(1)} µs per call; ` +
       `an admission takes ${(m("admission (take)") - m("PING (ioredis)")).toFixed(1)} µs more than a PING`
@@ -126,7 +130,6 @@ const makeTaker = async (url: string) => {
   const buckets = [{ key: "bench", limit: 1_000_000_000, windowMillis: 3_600_000 }]
   return { take: () => runtime.runPromise(store.take(buckets)), close: () => runtime.dispose() }
 }
-
 
 main().catch((error: unknown) => {
   console.error(error)

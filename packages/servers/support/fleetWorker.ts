@@ -45,7 +45,9 @@ const layer = Effect.gen(function*() {
   const limit = yield* Config.integer("BUDGET_LIMIT")
   const windowMillis = yield* Config.integer("BUDGET_WINDOW_MILLIS")
   const key = yield* Config.option(Config.string("BUDGET_KEY"))
-  const onUnavailable = yield* Config.literal("fail", "local")("ON_UNAVAILABLE").pipe(Config.withDefault("fail" as const))
+  const onUnavailable = yield* Config.literal("fail", "local")("ON_UNAVAILABLE").pipe(
+    Config.withDefault("fail" as const)
+  )
   return FeeShareClient.layerConfig({
     maxRateLimitWait: "120 seconds",
     budget: {

@@ -22,7 +22,9 @@ export const freePort = (): Promise<number> =>
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+      server.close(
+        () => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+      )
     })
   })
 
@@ -69,8 +71,19 @@ export const startRedis = async (options: { readonly password?: string } = {}): 
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), "feeshare-redis-"))
   const args = [
-    "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir,
-    "--loglevel", "notice", ...(options.password === undefined ? [] : ["--requirepass", options.password])
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+    "--loglevel",
+    "notice",
+    ...(options.password === undefined ? [] : ["--requirepass", options.password])
   ]
   const child = spawn(requirePart("redis-server"), args, { stdio: ["ignore", "pipe", "inherit"] })
   await lineMatching(child, /Ready to accept connections/, "redis-server")
@@ -100,7 +113,14 @@ export interface SandboxProcess {
 export const startSandbox = async (flags: ReadonlyArray<string>): Promise<SandboxProcess> => {
   const child = spawn(
     process.execPath,
-    [tsx, "--conditions=@feeshare/source", join(workspace, "packages", "sandbox", "src", "bin.ts"), "--port", "0", ...flags],
+    [
+      tsx,
+      "--conditions=@feeshare/source",
+      join(workspace, "packages", "sandbox", "src", "bin.ts"),
+      "--port",
+      "0",
+      ...flags
+    ],
     { stdio: ["ignore", "pipe", "inherit"], cwd: workspace }
   )
   const match = await lineMatching(
@@ -123,13 +143,19 @@ export interface Worker {
 
 /** A tsx script of this package (sources resolved), its secrets passed in the environment. */
 export const startWorker = (script: string, env: Readonly<Record<string, string>>): Worker => {
-  const child = spawn(process.execPath, [tsx, "--conditions=@feeshare/source", fileURLToPath(new URL(script, import.meta.url))], {
+  const child = spawn(process.execPath, [
+    tsx,
+    "--conditions=@feeshare/source",
+    fileURLToPath(new URL(script, import.meta.url))
+  ], {
     stdio: ["ignore", "pipe", "inherit"],
     cwd: workspace,
     env: { ...process.env, ...env }
   })
   const lines: Array<unknown> = []
-  const waiting = new Set<{ readonly predicate: (line: unknown) => boolean; readonly resolve: (line: unknown) => void }>()
+  const waiting = new Set<
+    { readonly predicate: (line: unknown) => boolean; readonly resolve: (line: unknown) => void }
+  >()
   let buffer = ""
   child.stdout?.on("data", (chunk: Buffer) => {
     buffer += chunk.toString()

@@ -22,7 +22,10 @@ describe("feeshare --redis-url", () => {
     const flag = await feeshare(["limits", "--json", "--redis-url", redis.url, "--budget-key", "cli"], env)
     expect(flag.stderr).toBe("")
     expect(flag.code).toBe(0)
-    const fromEnv = await feeshare(["pools", "--json", "--budget-key", "cli"], { ...env, FEESHARE_REDIS_URL: redis.url })
+    const fromEnv = await feeshare(["pools", "--json", "--budget-key", "cli"], {
+      ...env,
+      FEESHARE_REDIS_URL: redis.url
+    })
     expect(fromEnv.code).toBe(0)
     const inspect = new Redis(redis.url)
     expect(await inspect.zcard("feeshare:budget:account:cli:log")).toBe(2)

@@ -93,7 +93,14 @@ describe("feeshare on a terminal (tmux)", () => {
     ].join(" ")
     // the shell signals the test when the command has ended (tmux wait-for: a real signal, no polling)
     tmux(
-      "new-session", "-d", "-s", "live", "-x", "160", "-y", "50",
+      "new-session",
+      "-d",
+      "-s",
+      "live",
+      "-x",
+      "160",
+      "-y",
+      "50",
       `${command}; echo "exit=$?"; tmux -L ${socket} wait-for -S claimed; sleep 600`
     )
     tmux("wait-for", "claimed")
@@ -102,7 +109,9 @@ describe("feeshare on a terminal (tmux)", () => {
     // one table: its header once, every stage once, all landed with an elapsed time
     const headers = pane.split("\n").filter((line) => /^\s+stage\s+kind\s+state\s+elapsed\s+signature/.test(line))
     expect(headers).toHaveLength(1)
-    const rows = pane.split("\n").filter((line) => /^\s+\S+\s+\S+\s+(landed|confirming|signed|verified|failed)\s+\d+\.\d s/.test(line))
+    const rows = pane.split("\n").filter((line) =>
+      /^\s+\S+\s+\S+\s+(landed|confirming|signed|verified|failed)\s+\d+\.\d s/.test(line)
+    )
     expect(rows.length).toBeGreaterThanOrEqual(1)
     for (const row of rows) expect(row).toMatch(/ landed +\d+\.\d s +\S+…\S+ slot \d+/)
     const ids = rows.map((row) => row.trim().split(/\s+/)[0])
@@ -113,7 +122,14 @@ describe("feeshare on a terminal (tmux)", () => {
     expect(pane).toMatch(/Claimed: \d+ stage\(s\) landed\./)
 
     // the same command on a pipe: one line per event (the table is for terminals only)
-    const piped = await feeshare(["--keypair", started.seeded.demoKeypair, "claims", "claim", "--mint", started.seeded.tokens.find((t) => t.symbol === "DEMO")!.mint], env)
+    const piped = await feeshare([
+      "--keypair",
+      started.seeded.demoKeypair,
+      "claims",
+      "claim",
+      "--mint",
+      started.seeded.tokens.find((t) => t.symbol === "DEMO")!.mint
+    ], env)
     expect(piped.code, piped.stderr).toBe(0)
     expect(piped.stdout).toMatch(/^ {2}\S+\s+\S+\s+submitted /m)
     expect(piped.stdout).not.toContain("\u001b[")
@@ -123,7 +139,14 @@ describe("feeshare on a terminal (tmux)", () => {
   it("help: bold headings on a terminal, none with NO_COLOR", () => {
     const run = (name: string, env: string) => {
       tmux(
-        "new-session", "-d", "-s", name, "-x", "100", "-y", "50",
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "100",
+        "-y",
+        "50",
         `env ${env} ${cli.map(quote).join(" ")} --help; tmux -L ${socket} wait-for -S ${name}; sleep 600`
       )
       tmux("wait-for", name)

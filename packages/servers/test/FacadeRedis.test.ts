@@ -55,7 +55,12 @@ describe("feeshare/redis", () => {
     await using feeshare = new FeeShare({
       baseUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,
-      budget: { limit: 100, window: "1 hour", key: "gone", store: redisStore({ url: doomed.url, timeout: "300 millis" }) }
+      budget: {
+        limit: 100,
+        window: "1 hour",
+        key: "gone",
+        store: redisStore({ url: doomed.url, timeout: "300 millis" })
+      }
     })
     await feeshare.analytics.pools()
     await doomed.kill()

@@ -104,9 +104,11 @@ describe("RedisBudget.make on redis-server", () => {
       const inspect = new Redis(redis.url)
       const keys = yield* Effect.promise(() => inspect.keys("accounts:*"))
       const values = yield* Effect.promise(() =>
-        Promise.all(keys.map(async (key): Promise<unknown> =>
-          (await inspect.type(key)) === "zset" ? inspect.zrange(key, 0, -1) : inspect.get(key)
-        ))
+        Promise.all(
+          keys.map(async (key): Promise<unknown> =>
+            (await inspect.type(key)) === "zset" ? inspect.zrange(key, 0, -1) : inspect.get(key)
+          )
+        )
       )
       inspect.disconnect()
       assert.include(keys, `accounts:budget:user:${me.user.uuid}:log`)

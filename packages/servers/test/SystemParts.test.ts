@@ -69,7 +69,8 @@ describe("system parts (scripts/system-parts.mjs)", () => {
     const log = join(mkdtempSync(join(tmpdir(), "feeshare-apt-")), "calls")
     folders.push(join(log, ".."))
     // an apt-get that records its calls, fails the first install and installs nothing
-    const aptGet = `#!/bin/sh\necho "$*" >> ${log}\n[ "$1" = install ] && [ ! -e ${log}.once ] && : > ${log}.once && exit 100\nexit 0\n`
+    const aptGet =
+      `#!/bin/sh\necho "$*" >> ${log}\n[ "$1" = install ] && [ ! -e ${log}.once ] && : > ${log}.once && exit 100\nexit 0\n`
     const result = runStep(fakePath(["initdb", "pg_ctl", "tmux", "apt-get"], { "apt-get": aptGet }))
     expect(result.status).toBe(1)
     const missing = parts.filter((part) => part.name === "redis-server" || part.name === "chromium")

@@ -50,7 +50,11 @@ const measurePair = async (n: number, rounds: number, a: () => Promise<unknown>,
 const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
 
 const signing = async () => {
-  const [service, caller, dest] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner(), generateKeyPairSigner()])
+  const [service, caller, dest] = await Promise.all([
+    generateKeyPairSigner(),
+    generateKeyPairSigner(),
+    generateKeyPairSigner()
+  ])
   const signer = LocalSigner.fromKeyPairSigner(caller)
   const lines: Array<string> = []
   for (const format of ["v0", "v1"] as const) {
@@ -82,7 +86,11 @@ const signing = async () => {
 }
 
 const executor = async () => {
-  const [service, caller, dest] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner(), generateKeyPairSigner()])
+  const [service, caller, dest] = await Promise.all([
+    generateKeyPairSigner(),
+    generateKeyPairSigner(),
+    generateKeyPairSigner()
+  ])
   const lifetime = { blockhash: randomBlockhash(), lastValidBlockHeight: 1_000_000n }
   const width = 8
   const stages: Array<Plan.Stage> = []
@@ -130,7 +138,9 @@ const executor = async () => {
       `execute ${stages.length} stages, depth ${depth}, ${confirmation} ms confirmation (poll 10 ms)`,
       `${sequential} ms (sequential)`,
       `${wall.toFixed(0)} ms`,
-      `${(wall / sequential).toFixed(2)}× of sequential; ${(wall / (depth * confirmation)).toFixed(2)}× of depth × ${confirmation} ms`,
+      `${(wall / sequential).toFixed(2)}× of sequential; ${
+        (wall / (depth * confirmation)).toFixed(2)
+      }× of depth × ${confirmation} ms`,
       `≤ ${target.toFixed(0)} ms (1.2 × depth × ${confirmation} ms)`
     ])
   ]

@@ -323,7 +323,8 @@ export const submit = Effect.fn("Chain.submit")(function*(transaction: Sendable,
         signature,
         blockHeight: height,
         lastValidBlockHeight,
-        message: `transaction ${signature} expired: block height ${height} passed ${lastValidBlockHeight} before it was sent`
+        message:
+          `transaction ${signature} expired: block height ${height} passed ${lastValidBlockHeight} before it was sent`
       })
     }
     return { transaction, lastValidBlockHeight, alreadyKnown: true }
@@ -366,7 +367,8 @@ export const confirm = Effect.fn("Chain.confirm")(function*(submitted: Submitted
           signature,
           blockHeight: height,
           lastValidBlockHeight,
-          message: `transaction ${signature} expired: block height ${height} passed ${lastValidBlockHeight} before it landed`
+          message:
+            `transaction ${signature} expired: block height ${height} passed ${lastValidBlockHeight} before it landed`
         })
       }
     }

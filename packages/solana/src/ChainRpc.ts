@@ -109,20 +109,23 @@ const endpoint = (url: string, timeout: Duration.Duration): Endpoint => {
     ).pipe(Effect.map(String))
 
   const signatureStatus: Chain.Service["signatureStatus"] = (signature, { searchHistory }) =>
-    call("getSignatureStatuses", (signal) =>
-      rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: searchHistory }).send({
-        abortSignal: signal
-      })).pipe(
-        Effect.map(({ value }) =>
-          Option.fromNullable(value[0]).pipe(
-            Option.map((status) => ({
-              slot: status.slot,
-              confirmationStatus: status.confirmationStatus,
-              err: status.err
-            }))
-          )
+    call(
+      "getSignatureStatuses",
+      (signal) =>
+        rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: searchHistory }).send({
+          abortSignal: signal
+        })
+    ).pipe(
+      Effect.map(({ value }) =>
+        Option.fromNullable(value[0]).pipe(
+          Option.map((status) => ({
+            slot: status.slot,
+            confirmationStatus: status.confirmationStatus,
+            err: status.err
+          }))
         )
       )
+    )
 
   const blockHeight = (commitment: Commitment) =>
     call("getBlockHeight", (signal) => rpc.getBlockHeight({ commitment }).send({ abortSignal: signal }))

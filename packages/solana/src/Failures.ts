@@ -38,7 +38,12 @@ export const byKind = {
   refused: [FeeShareError.BadRequest, FeeShareError.NotFound],
   rateLimited: [FeeShareError.RateLimited],
   service: [FeeShareError.ServerError, FeeShareError.UnexpectedResponse],
-  unreachable: [FeeShareError.TransportError, FeeShareError.Timeout, Chain.ChainUnavailable, FeeShareError.BudgetUnavailable],
+  unreachable: [
+    FeeShareError.TransportError,
+    FeeShareError.Timeout,
+    Chain.ChainUnavailable,
+    FeeShareError.BudgetUnavailable
+  ],
   unverified: [...TransactionRefusal.Refusal.members, Plan.InvalidPlan],
   chain: [
     Chain.PreflightFailed,

@@ -42,7 +42,9 @@ const messageDecoder = getCompiledTransactionMessageDecoder()
 const transactionDecoder = getTransactionDecoder()
 
 /** `bytes` as a compiled transaction message when they are exactly one, else undefined. */
-const compiledMessage = (bytes: Uint8Array): (CompiledTransactionMessage & CompiledTransactionMessageWithLifetime) | undefined => {
+const compiledMessage = (
+  bytes: Uint8Array
+): (CompiledTransactionMessage & CompiledTransactionMessageWithLifetime) | undefined => {
   try {
     const [message, end] = messageDecoder.read(bytes, 0)
     return end === bytes.length && "lifetimeToken" in message ? message : undefined
@@ -68,7 +70,10 @@ const unsignedTransaction = async (
     wire.set(message, 1 + 64 * signers)
   }
   const transaction = transactionDecoder.decode(wire)
-  const withLifetime = { ...transaction, lifetimeConstraint: await getTransactionLifetimeConstraintFromCompiledTransactionMessage(compiled) }
+  const withLifetime = {
+    ...transaction,
+    lifetimeConstraint: await getTransactionLifetimeConstraintFromCompiledTransactionMessage(compiled)
+  }
   assertIsTransactionWithinSizeLimit(withLifetime)
   return withLifetime
 }
@@ -103,4 +108,5 @@ export const fromKitSigner = (signer: KitSigner): Signer.Signer.Service =>
  * @since 0.1.0
  * @category layers
  */
-export const layer = (signer: KitSigner): Layer.Layer<Signer.Signer> => Layer.succeed(Signer.Signer, fromKitSigner(signer))
+export const layer = (signer: KitSigner): Layer.Layer<Signer.Signer> =>
+  Layer.succeed(Signer.Signer, fromKitSigner(signer))

@@ -7,7 +7,12 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Signer } from "@feeshare/domain"
-import { createKeyPairFromBytes, createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, signBytes } from "@solana/kit"
+import {
+  createKeyPairFromBytes,
+  createKeyPairFromPrivateKeyBytes,
+  getAddressFromPublicKey,
+  signBytes
+} from "@solana/kit"
 import type { KeyPairSigner } from "@solana/kit"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { copy } from "./internal/bytes.js"

@@ -178,7 +178,8 @@ export const expiredStages = (
 ): Effect.Effect<ReadonlyArray<string>, Chain.ChainUnavailable, Chain.Chain> =>
   Effect.map(
     Effect.flatMap(Chain.Chain, (chain) => chain.blockHeight(commitment)),
-    (height) => plan.transactions.filter((stage) => stage.lifetime.lastValidBlockHeight < height).map((stage) => stage.id)
+    (height) =>
+      plan.transactions.filter((stage) => stage.lifetime.lastValidBlockHeight < height).map((stage) => stage.id)
   )
 
 /**
@@ -257,7 +258,8 @@ export const execute = <E, R>(
       current = yield* rebuild("expired")
     }
   }).pipe(
-    Effect.locally(Chain.endpointFailureListener, (failure) => (options.onEvent ?? (() => Effect.void))(Event.EndpointFailed(failure))),
+    Effect.locally(Chain.endpointFailureListener, (failure) =>
+      (options.onEvent ?? (() => Effect.void))(Event.EndpointFailed(failure))),
     Effect.withSpan("PlanExecutor.execute")
   )
 

@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import { Plan, WireTransaction as Wire } from "@feeshare/domain"
-import { bytesToHex } from "@noble/hashes/utils"
 import { sha256 } from "@noble/hashes/sha2"
+import { bytesToHex } from "@noble/hashes/utils"
 import {
   type Address,
   type AddressesByLookupTableAddress,
@@ -176,7 +176,9 @@ export const build = async (input: BuildInput): Promise<Built> => {
   const compiled = messageDecoder.decode(transaction.messageBytes)
   let lookups = 0
   if (compiled.version === 0) {
-    for (const table of compiled.addressTableLookups ?? []) lookups += table.readonlyIndexes.length + table.writableIndexes.length
+    for (const table of compiled.addressTableLookups ?? []) {
+      lookups += table.readonlyIndexes.length + table.writableIndexes.length
+    }
   }
   return {
     transaction,

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { WireTransaction as Wire } from "@feeshare/domain"
+import { sha256 } from "@noble/hashes/sha2"
 import type {
   CompiledTransactionMessage,
   CompiledTransactionMessageWithLifetime,
@@ -13,7 +14,6 @@ import type {
   Transaction,
   TransactionMessageBytes
 } from "@solana/kit"
-import { sha256 } from "@noble/hashes/sha2"
 import { Effect } from "effect"
 import { toHex } from "./internal/bytes.js"
 import { budgetOf, computeBudgetProgram, type MessageBudget } from "./internal/computeBudget.js"
@@ -85,8 +85,14 @@ export const networkFee = (decoded: Pick<Decoded, "version" | "budget" | "size">
 
 const refuse = (label: string, result: Exclude<WireFormat.Result, { _tag: "Parsed" }>) =>
   result._tag === "Malformed"
-    ? new MalformedTransaction({ stage: label, message: `${label}: the bytes are not a transaction (${result.reason})` })
-    : new NonCanonicalTransaction({ stage: label, message: `${label}: the message is not canonical (${result.reason})` })
+    ? new MalformedTransaction({
+      stage: label,
+      message: `${label}: the bytes are not a transaction (${result.reason})`
+    })
+    : new NonCanonicalTransaction({
+      stage: label,
+      message: `${label}: the message is not canonical (${result.reason})`
+    })
 
 /**
  * Decodes and fully checks the structure of a wire transaction: the text decodes, the

@@ -41,41 +41,47 @@ export const sign = (verified: Verified): Effect.Effect<Signed, Signer.SignerErr
     existing[signer.publicKey as keyof typeof existing] === null &&
     verified.signers.findIndex((other) => other.publicKey === signer.publicKey) === i
   )
-  return Effect.forEach(needed, (signer) =>
-    Effect.flatMap(signer.signMessage(message), (signature) =>
-      signature.length === 64 ? Effect.succeed(signature) : Effect.fail(
-        new Signer.SignerError({
-          publicKey: signer.publicKey,
-          message: `the signer returned ${signature.length} bytes, not a 64-byte signature`
-        })
-      ))).pipe(
-      Effect.map((produced): Signed => {
-        const signatures: Record<string, SignatureBytes | null> = { ...existing }
-        for (let i = 0; i < needed.length; i++) signatures[needed[i]!.publicKey] = produced[i]! as SignatureBytes
-        // the wire bytes are canonical (checked by `decode`), so signing only fills signature slots
-        const bytes = new Uint8Array(decoded.bytes)
-        const slots = decoded.version === 1
-          ? message.length
-          : bytes.length - message.length - 64 * decoded.signers.length
-        for (let i = 0; i < decoded.signers.length; i++) {
-          const signature = signatures[decoded.signers[i]!]
-          if (signature !== null && signature !== undefined) bytes.set(signature, slots + 64 * i)
-        }
-        const payer = signatures[decoded.signers[0] ?? ""]
-        return {
-          label: decoded.label,
-          text: Wire.fromBytes(bytes, decoded.encoding),
-          bytes,
-          transaction: {
-            messageBytes: decoded.transaction.messageBytes,
-            signatures: Object.freeze(signatures) as Transaction["signatures"]
-          },
-          signature: payer === null || payer === undefined ? "" : PublicKey.base58.encode(payer),
-          lastValidBlockHeight: verified.lastValidBlockHeight
-        }
-      }),
-      Effect.withSpan("WireTransaction.sign", { attributes: { stage: decoded.label }, captureStackTrace: false })
-    )
+  return Effect.forEach(
+    needed,
+    (signer) =>
+      Effect.flatMap(
+        signer.signMessage(message),
+        (signature) =>
+          signature.length === 64 ? Effect.succeed(signature) : Effect.fail(
+            new Signer.SignerError({
+              publicKey: signer.publicKey,
+              message: `the signer returned ${signature.length} bytes, not a 64-byte signature`
+            })
+          )
+      )
+  ).pipe(
+    Effect.map((produced): Signed => {
+      const signatures: Record<string, SignatureBytes | null> = { ...existing }
+      for (let i = 0; i < needed.length; i++) signatures[needed[i]!.publicKey] = produced[i]! as SignatureBytes
+      // the wire bytes are canonical (checked by `decode`), so signing only fills signature slots
+      const bytes = new Uint8Array(decoded.bytes)
+      const slots = decoded.version === 1
+        ? message.length
+        : bytes.length - message.length - 64 * decoded.signers.length
+      for (let i = 0; i < decoded.signers.length; i++) {
+        const signature = signatures[decoded.signers[i]!]
+        if (signature !== null && signature !== undefined) bytes.set(signature, slots + 64 * i)
+      }
+      const payer = signatures[decoded.signers[0] ?? ""]
+      return {
+        label: decoded.label,
+        text: Wire.fromBytes(bytes, decoded.encoding),
+        bytes,
+        transaction: {
+          messageBytes: decoded.transaction.messageBytes,
+          signatures: Object.freeze(signatures) as Transaction["signatures"]
+        },
+        signature: payer === null || payer === undefined ? "" : PublicKey.base58.encode(payer),
+        lastValidBlockHeight: verified.lastValidBlockHeight
+      }
+    }),
+    Effect.withSpan("WireTransaction.sign", { attributes: { stage: decoded.label }, captureStackTrace: false })
+  )
 }
 
 /**

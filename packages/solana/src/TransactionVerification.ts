@@ -9,7 +9,7 @@
 import type { FeeShare, Plan, PublicKey, Signer, Trade } from "@feeshare/domain"
 import type { Transaction } from "@solana/kit"
 import { Effect, Option } from "effect"
-import { type Decoded, decode } from "./TransactionDecoding.js"
+import { decode, type Decoded } from "./TransactionDecoding.js"
 import {
   BudgetMismatch,
   FormatMismatch,
@@ -128,7 +128,9 @@ const budgetRefusal = (decoded: Decoded, budget: Plan.Budget): Refusal | undefin
   }
   if (found.loadedAccountsDataSizeLimit !== budget.loadedAccountsDataSizeLimit) {
     return mismatch(
-      `loadedAccountsDataSizeLimit is ${found.loadedAccountsDataSizeLimit ?? "unset"}, stated ${budget.loadedAccountsDataSizeLimit}`
+      `loadedAccountsDataSizeLimit is ${
+        found.loadedAccountsDataSizeLimit ?? "unset"
+      }, stated ${budget.loadedAccountsDataSizeLimit}`
     )
   }
   if ((found.priorityFee ?? 0n) !== budget.priorityFee.amount) {
@@ -143,7 +145,8 @@ const sizeRefusal = (decoded: Decoded, size: Plan.Stage["size"]): Refusal | unde
     ? undefined
     : new SizeMismatch({
       stage: decoded.label,
-      message: `${decoded.label}: size is ${found.bytes} bytes, ${found.accounts} accounts, ${found.signatures} signatures; ` +
+      message:
+        `${decoded.label}: size is ${found.bytes} bytes, ${found.accounts} accounts, ${found.signatures} signatures; ` +
         `stated ${size.bytes}, ${size.accounts}, ${size.signatures}`
     })
 }

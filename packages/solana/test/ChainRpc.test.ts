@@ -1,10 +1,10 @@
-import { WireTransaction as Wire } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { WireTransaction as Wire } from "@feeshare/domain"
 import { generateKeyPairSigner, type KeyPairSigner, lamports } from "@solana/kit"
 import { Chunk, Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { LiteSVM } from "litesvm"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { LiteSVM } from "litesvm"
 import * as Chain from "../src/Chain.js"
 import * as ChainRpc from "../src/ChainRpc.js"
 import * as LocalSigner from "../src/LocalSigner.js"
@@ -41,9 +41,10 @@ describe("ChainRpc + Chain.sendAndConfirm over HTTP JSON-RPC", () => {
     Effect.gen(function*() {
       const { dest, payer, rpc, svm } = yield* setup
       const tx = yield* signedTransfer(svm, payer, dest.address, 5_000_000n, 5_000n)
-      const landed = yield* Chain.sendAndConfirm(tx, { commitment: "finalized", rebroadcastInterval: "10 seconds" }).pipe(
-        Effect.provide(chainAt(rpc.url))
-      )
+      const landed = yield* Chain.sendAndConfirm(tx, { commitment: "finalized", rebroadcastInterval: "10 seconds" })
+        .pipe(
+          Effect.provide(chainAt(rpc.url))
+        )
       assert.strictEqual(landed.signature, tx.signature)
       assert.strictEqual(landed.slot, svm.getClock().slot)
       assert.strictEqual(svm.getBalance(dest.address), 5_000_000n)
@@ -124,7 +125,11 @@ const hostileRpc = (mode: "stall" | "429") =>
         // "stall": the connection stays open and nothing is written
       })
       server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, server })))
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          hits: () => hits,
+          server
+        })))
     }),
     ({ server }) =>
       Effect.sync(() => {
@@ -164,7 +169,9 @@ describe("ChainRpc against hostile endpoints", () => {
             Effect.suspend(() => {
               calls++
               return calls === 1
-                ? Effect.fail(new Chain.ChainUnavailable({ method: "getBlockHeight", message: "429", retryAfterMillis }))
+                ? Effect.fail(
+                  new Chain.ChainUnavailable({ method: "getBlockHeight", message: "429", retryAfterMillis })
+                )
                 : Effect.succeed(1n)
             })
         })

@@ -46,7 +46,13 @@ describe("Flows on LiteSVM", () => {
   it.effect("fee-share update: entries land in order, each after the previous", () =>
     Effect.gen(function*() {
       const w = yield* world
-      const entries = { transactions: [yield* entry(w, w.to[0]!, 1_000_000n), yield* entry(w, w.to[1]!, 2_000_000n), yield* entry(w, w.to[2]!, 3_000_000n)] }
+      const entries = {
+        transactions: [
+          yield* entry(w, w.to[0]!, 1_000_000n),
+          yield* entry(w, w.to[1]!, 2_000_000n),
+          yield* entry(w, w.to[2]!, 3_000_000n)
+        ]
+      }
       const landed = yield* Flows.feeShareUpdate(entries).pipe(provide(w))
       assert.strictEqual(landed.length, 3)
       assert.isTrue(landed[0]!.slot < landed[1]!.slot && landed[1]!.slot < landed[2]!.slot)
@@ -75,7 +81,10 @@ describe("Flows on LiteSVM", () => {
     Effect.gen(function*() {
       const w = yield* world
       const good = yield* entry(w, w.to[0]!, 1_000_000n)
-      const stale = { ...(yield* entry(w, w.to[1]!, 1_000_000n)), blockhash: { blockhash: randomBlockhash(), lastValidBlockHeight: 10_000 } }
+      const stale = {
+        ...(yield* entry(w, w.to[1]!, 1_000_000n)),
+        blockhash: { blockhash: randomBlockhash(), lastValidBlockHeight: 10_000 }
+      }
       const error = yield* Flows.feeShareUpdate({ transactions: [good, stale] }).pipe(provide(w), Effect.flip)
       assert.strictEqual(error._tag, "LifetimeMismatch")
       assert.strictEqual(w.chain.sends.length, 0)
@@ -89,7 +98,10 @@ describe("Flows on LiteSVM", () => {
         buildLegacy({
           feePayer: w.wallet.address,
           signNow: [mint],
-          instructions: [transfer(w.wallet.address, w.to[0]!, 4_000_000n), transfer(mint.address, w.wallet.address, 0n)],
+          instructions: [
+            transfer(w.wallet.address, w.to[0]!, 4_000_000n),
+            transfer(mint.address, w.wallet.address, 0n)
+          ],
           blockhash: w.svm.latestBlockhash()
         })
       )

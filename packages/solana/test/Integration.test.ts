@@ -1,7 +1,7 @@
 // End to end on a real SVM (LiteSVM): plans built and partially signed by a "service" key,
 // co-signed by the caller, executed through the Chain port; balances checked on the ledger.
-import type { Plan } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import type { Plan } from "@feeshare/domain"
 import {
   findAddressLookupTablePda,
   getCreateLookupTableInstructionAsync,

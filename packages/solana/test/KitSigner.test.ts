@@ -5,8 +5,8 @@
  * wallet sees a transaction with every required signer's slot, a login message goes to
  * `signMessages`, and a wallet that answers badly is refused.
  */
-import { Signer } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { Signer } from "@feeshare/domain"
 import {
   generateKeyPairSigner,
   getPublicKeyFromAddress,
@@ -66,7 +66,8 @@ const messagesOnly = (key: KeyPairSigner) => {
   return { signer, asked: () => asked }
 }
 
-const signatureOf = (signed: TransactionSigning.Signed, address: string) => signed.transaction.signatures[address as keyof typeof signed.transaction.signatures]
+const signatureOf = (signed: TransactionSigning.Signed, address: string) =>
+  signed.transaction.signatures[address as keyof typeof signed.transaction.signatures]
 
 describe("KitSigner", () => {
   for (const format of ["v0", "v1"] as const) {
@@ -82,7 +83,11 @@ describe("KitSigner", () => {
           const signature = signatureOf(signed, caller.address)
           assert.isTrue(signature !== null && signature !== undefined)
           const key = yield* Effect.promise(() => getPublicKeyFromAddress(caller.address))
-          assert.isTrue(yield* Effect.promise(() => verifySignature(key, signature as SignatureBytes, signed.transaction.messageBytes)))
+          assert.isTrue(
+            yield* Effect.promise(() =>
+              verifySignature(key, signature as SignatureBytes, signed.transaction.messageBytes)
+            )
+          )
           assert.isTrue(TransactionSigning.isFullySigned(signed))
         }
         // the wallet saw one transaction with a slot for the fee payer and one for itself
@@ -97,7 +102,9 @@ describe("KitSigner", () => {
       const stage = yield* stageFor("v1", server, caller, dest)
       const wallet = transactionsOnly(caller)
       const tampered = { ...stage, transaction: flipByte(stage.transaction, -1) }
-      const refused = yield* Effect.either(TransactionVerification.verifyStage(tampered, [KitSigner.fromKitSigner(wallet.signer)]))
+      const refused = yield* Effect.either(
+        TransactionVerification.verifyStage(tampered, [KitSigner.fromKitSigner(wallet.signer)])
+      )
       assert.isTrue(Either.isLeft(refused))
       assert.strictEqual(wallet.seen.length, 0)
     }))
@@ -121,11 +128,16 @@ describe("KitSigner", () => {
       const lying: MessagePartialSigner = {
         address: caller.address,
         signMessages: async (messages) =>
-          Promise.all(messages.map(async (m) => ({ [caller.address]: await signBytes(dest.keyPair.privateKey, m.content) })))
+          Promise.all(
+            messages.map(async (m) => ({ [caller.address]: await signBytes(dest.keyPair.privateKey, m.content) }))
+          )
       }
       const wrong = yield* Effect.flip(KitSigner.fromKitSigner(lying).signMessage(message))
       assert.include(wrong.message, "does not verify")
-      const throwing: MessagePartialSigner = { address: caller.address, signMessages: () => Promise.reject(new Error("User rejected the request")) }
+      const throwing: MessagePartialSigner = {
+        address: caller.address,
+        signMessages: () => Promise.reject(new Error("User rejected the request"))
+      }
       const rejected = yield* Effect.flip(KitSigner.fromKitSigner(throwing).signMessage(message))
       assert.include(rejected.message, "User rejected the request")
     }))

@@ -1,8 +1,13 @@
 import { NodeFileSystem } from "@effect/platform-node"
-import { Signer } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { Signer } from "@feeshare/domain"
+import {
+  createKeyPairSignerFromBytes,
+  getPublicKeyFromAddress,
+  type SignatureBytes,
+  verifySignature
+} from "@solana/kit"
 import { Keypair } from "@solana/web3.js"
-import { createKeyPairSignerFromBytes, getPublicKeyFromAddress, verifySignature, type SignatureBytes } from "@solana/kit"
 import { Effect, Redacted } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -28,7 +33,11 @@ const file = (name: string, content: string) => {
 }
 
 /** Asserts the failure is `InvalidKey` with `reason` and that no key byte value leaks into it. */
-const refused = <R>(effect: Effect.Effect<unknown, LocalSigner.InvalidKey, R>, reason: LocalSigner.InvalidKeyReason, secret: Uint8Array) =>
+const refused = <R>(
+  effect: Effect.Effect<unknown, LocalSigner.InvalidKey, R>,
+  reason: LocalSigner.InvalidKeyReason,
+  secret: Uint8Array
+) =>
   Effect.gen(function*() {
     const error = yield* Effect.flip(effect)
     assert.strictEqual(error._tag, "InvalidKey")
@@ -80,9 +89,21 @@ describe("LocalSigner", () => {
       // truncated JSON that starts with the key bytes: the parser's message would quote them
       const truncated = file("bad.json", JSON.stringify(Array.from(secret)).slice(0, 120))
       yield* refused(LocalSigner.fromKeygenFile(truncated), "bad_json", secret)
-      yield* refused(LocalSigner.fromKeygenFile(file("obj.json", `{"key":[${Array.from(secret).join(",")}]}`)), "bad_json", secret)
-      yield* refused(LocalSigner.fromKeygenFile(file("range.json", JSON.stringify([...Array.from(secret.slice(0, 63)), 256]))), "bad_json", secret)
-      yield* refused(LocalSigner.fromKeygenFile(file("short.json", JSON.stringify(Array.from(secret.slice(0, 32))))), "wrong_length", secret)
+      yield* refused(
+        LocalSigner.fromKeygenFile(file("obj.json", `{"key":[${Array.from(secret).join(",")}]}`)),
+        "bad_json",
+        secret
+      )
+      yield* refused(
+        LocalSigner.fromKeygenFile(file("range.json", JSON.stringify([...Array.from(secret.slice(0, 63)), 256]))),
+        "bad_json",
+        secret
+      )
+      yield* refused(
+        LocalSigner.fromKeygenFile(file("short.json", JSON.stringify(Array.from(secret.slice(0, 32))))),
+        "wrong_length",
+        secret
+      )
       const error = yield* Effect.flip(LocalSigner.fromKeygenFile(join(dir, "absent.json")))
       assert.include(error.message, "absent.json")
     }).pipe(Effect.provide(NodeFileSystem.layer)))
@@ -97,7 +118,9 @@ describe("LocalSigner", () => {
         Signers.forTransaction(set, [second.publicKey]).map((s) => s.publicKey),
         [primary.publicKey, second.publicKey]
       )
-      assert.deepStrictEqual(Signers.forTransaction(set, [primary.publicKey]).map((s) => s.publicKey), [primary.publicKey])
+      assert.deepStrictEqual(Signers.forTransaction(set, [primary.publicKey]).map((s) => s.publicKey), [
+        primary.publicKey
+      ])
       const fromLayer = yield* Effect.provide(Signers.Signers, Signers.fromSigner)
       assert.strictEqual(fromLayer.primary.publicKey, keypair.publicKey.toBase58())
     }).pipe(Effect.provide(LocalSigner.layerSecretKey(Redacted.make(secret)))))

@@ -19,8 +19,7 @@ describe("networkFee", () => {
   it.prop(
     "v1: 5000 per signature plus the priority fee in lamports",
     [FastCheck.integer({ min: 1, max: 12 }), FastCheck.bigInt({ min: 0n, max: 10n ** 12n })],
-    ([signatures, fee]) =>
-      WireTransaction.networkFee(decoded(1, signatures, fee)) === 5_000n * BigInt(signatures) + fee
+    ([signatures, fee]) => WireTransaction.networkFee(decoded(1, signatures, fee)) === 5_000n * BigInt(signatures) + fee
   )
 
   it.prop(

@@ -1,6 +1,6 @@
+import { assert, describe, it } from "@effect/vitest"
 import type { Plan } from "@feeshare/domain"
 import { Signer, WireTransaction as Wire } from "@feeshare/domain"
-import { assert, describe, it } from "@effect/vitest"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Cause, Chunk, Clock, Effect, Exit, FastCheck as fc, Layer, Option, Stream } from "effect"
 import * as Chain from "../src/Chain.js"
@@ -158,7 +158,10 @@ describe("PlanExecutor on a fake chain", () => {
           // never before the dependencies landed
           for (const dep of deps[stage.index]!) {
             const depLanded = yield* service.landed(dep)
-            assert.isTrue(Option.isSome(depLanded) && depLanded.value <= send.at, `${stage.id} sent before s${dep} landed`)
+            assert.isTrue(
+              Option.isSome(depLanded) && depLanded.value <= send.at,
+              `${stage.id} sent before s${dep} landed`
+            )
           }
           // never after the executor saw the stage land
           const seen = landedEvents.get(stage.id)
@@ -299,11 +302,12 @@ describe("PlanExecutor on a fake chain", () => {
         i === 2 ? { ...stage, budget: { ...stage.budget, computeUnitLimit: stage.budget.computeUnitLimit + 1 } } : stage
       )
       const { count, signer: spy } = countingSigner(keys.caller)
-      const error = yield* PlanExecutor.execute({ ...good, transactions: tampered }, { rebuild: () => service.build() }).pipe(
-        Effect.provide(Layer.succeed(Chain.Chain, chain.service)),
-        Effect.provide(Signers.layer(spy)),
-        Effect.flip
-      )
+      const error = yield* PlanExecutor.execute({ ...good, transactions: tampered }, { rebuild: () => service.build() })
+        .pipe(
+          Effect.provide(Layer.succeed(Chain.Chain, chain.service)),
+          Effect.provide(Signers.layer(spy)),
+          Effect.flip
+        )
       assert.strictEqual(error._tag, "BudgetMismatch")
       if (error._tag === "BudgetMismatch") assert.strictEqual(error.stage, "s2")
       assert.strictEqual(count(), 0)
@@ -356,7 +360,10 @@ describe("PlanExecutor on a fake chain", () => {
 
       // a dependency that points forward: the real run refuses it, so does the dry run
       const forward = { ...plan, transactions: [...plan.transactions].reverse() }
-      assert.strictEqual((yield* Effect.flip(PlanExecutor.verify(forward).pipe(Effect.provide(spy))))._tag, "InvalidPlan")
+      assert.strictEqual(
+        (yield* Effect.flip(PlanExecutor.verify(forward).pipe(Effect.provide(spy))))._tag,
+        "InvalidPlan"
+      )
       // the requested format
       const v0 = yield* Effect.flip(PlanExecutor.verify(plan, { format: "v0" }).pipe(Effect.provide(spy)))
       assert.strictEqual(v0._tag, "FormatMismatch")
@@ -365,7 +372,10 @@ describe("PlanExecutor on a fake chain", () => {
         ...plan,
         transactions: plan.transactions.map((stage, i) => i === 1 ? { ...stage, messageSha256: "0".repeat(64) } : stage)
       }
-      assert.strictEqual((yield* Effect.flip(PlanExecutor.verify(tampered).pipe(Effect.provide(spy))))._tag, "MessageHashMismatch")
+      assert.strictEqual(
+        (yield* Effect.flip(PlanExecutor.verify(tampered).pipe(Effect.provide(spy))))._tag,
+        "MessageHashMismatch"
+      )
       assert.strictEqual(count(), 0)
     }))
 
@@ -382,4 +392,3 @@ describe("PlanExecutor on a fake chain", () => {
       assert.deepStrictEqual(yield* at(valid + 1n), ["s0", "s1"])
     }))
 })
-

@@ -3,8 +3,8 @@
  * `VersionedTransaction`, `signMessage`) as the `Signer` port, asked only after verification,
  * and `VersionedTransaction` in and out.
  */
-import { Signer, WireTransaction as Wire } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { Signer, WireTransaction as Wire } from "@feeshare/domain"
 import { generateKeyPairSigner, getPublicKeyFromAddress, type SignatureBytes, verifySignature } from "@solana/kit"
 import { Keypair, VersionedTransaction } from "@solana/web3.js"
 import { Effect, Either, Redacted } from "effect"
@@ -27,7 +27,10 @@ const adapterOf = (keypair: Keypair) => {
     signMessage: (message) => {
       asked.messages++
       return Effect.runPromise(
-        Effect.flatMap(LocalSigner.fromSecretKey(Redacted.make(keypair.secretKey)), (local) => local.signMessage(message))
+        Effect.flatMap(
+          LocalSigner.fromSecretKey(Redacted.make(keypair.secretKey)),
+          (local) => local.signMessage(message)
+        )
       )
     }
   }
@@ -48,7 +51,13 @@ const stage = (format: "v0" | "v1", caller: string) =>
   })
 
 const verifies = (address: string, signature: Uint8Array, message: Uint8Array) =>
-  Effect.promise(async () => verifySignature(await getPublicKeyFromAddress(address as Parameters<typeof getPublicKeyFromAddress>[0]), signature as SignatureBytes, message))
+  Effect.promise(async () =>
+    verifySignature(
+      await getPublicKeyFromAddress(address as Parameters<typeof getPublicKeyFromAddress>[0]),
+      signature as SignatureBytes,
+      message
+    )
+  )
 
 describe("web3.js wallet adapters and VersionedTransaction", () => {
   it.effect("v0: the adapter signs a VersionedTransaction of the verified stage; a tampered stage never reaches it", () =>
@@ -60,7 +69,9 @@ describe("web3.js wallet adapters and VersionedTransaction", () => {
       const signed = yield* TransactionSigning.sign(yield* TransactionVerification.verifyStage(built, [signer]))
       assert.isTrue(TransactionSigning.isFullySigned(signed))
       const signature = signed.transaction.signatures[signer.publicKey as keyof typeof signed.transaction.signatures]
-      assert.isTrue(yield* verifies(signer.publicKey, signature as Uint8Array, Uint8Array.from(signed.transaction.messageBytes)))
+      assert.isTrue(
+        yield* verifies(signer.publicKey, signature as Uint8Array, Uint8Array.from(signed.transaction.messageBytes))
+      )
       assert.strictEqual(asked.transactions, 1)
 
       const tampered = { ...built, transaction: flipByte(built.transaction, -1) }

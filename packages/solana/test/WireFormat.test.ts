@@ -5,11 +5,11 @@
 //   to the same bytes (no silent misparse); and every input the former Kit-based decode
 //   refused is refused with the same tag (the parser is only ever stricter, and then says
 //   NonCanonicalTransaction).
-import { PublicKey, WireTransaction as Wire } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
+import { PublicKey, WireTransaction as Wire } from "@feeshare/domain"
 import {
-  address,
   type Address,
+  address,
   appendTransactionMessageInstructions,
   type Blockhash,
   type CompiledTransactionMessage,
@@ -21,7 +21,6 @@ import {
   getTransactionDecoder,
   getTransactionEncoder,
   type Instruction,
-  type SignatureBytes,
   setTransactionMessageComputeUnitLimit,
   setTransactionMessageComputeUnitPrice,
   setTransactionMessageFeePayer,
@@ -29,6 +28,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   setTransactionMessageLoadedAccountsDataSizeLimit,
   setTransactionMessagePriorityFeeLamports,
+  type SignatureBytes,
   type Transaction,
   type TransactionMessage,
   type TransactionMessageWithFeePayer
@@ -406,9 +406,19 @@ describe("WireFormat.parse", () => {
   it("refuses what the runtime refuses and Kit's decoder lets through", () => {
     const fixed = [
       // legacy: 1 signature, header 1/0/1, accounts [payer, program], blockhash, 1 instruction
-      1, ...new Array(64).fill(7),
-      1, 0, 1, 2, ...new Array(32).fill(1), ...new Array(32).fill(2), ...new Array(32).fill(3),
-      1, 1, 0, 0
+      1,
+      ...new Array(64).fill(7),
+      1,
+      0,
+      1,
+      2,
+      ...new Array(32).fill(1),
+      ...new Array(32).fill(2),
+      ...new Array(32).fill(3),
+      1,
+      1,
+      0,
+      0
     ]
     assert.strictEqual(WireFormat.parse(Uint8Array.from(fixed))._tag, "Parsed")
     const refused = (bytes: ReadonlyArray<number>, tag: string, reason: string) => {
@@ -428,17 +438,40 @@ describe("WireFormat.parse", () => {
     refused(at(header + 1, 1), "NonCanonical", "fee payer read-only")
     refused(at(header + 2, 2), "NonCanonical", "counts 3 accounts")
     refused(at(header, 2), "Malformed", "1 signatures for 2 signers")
-    refused([...fixed.slice(0, header + 36), ...new Array(32).fill(1), ...fixed.slice(header + 68)], "NonCanonical",
-      "repeats account 0")
+    refused(
+      [...fixed.slice(0, header + 36), ...new Array(32).fill(1), ...fixed.slice(header + 68)],
+      "NonCanonical",
+      "repeats account 0"
+    )
     refused([0x80, ...fixed.slice(1)], "Malformed", "must start with its signatures")
     refused([0x82], "Malformed", "unsupported transaction version 2")
     refused([], "Malformed", "no bytes")
     // v1: one signer, two accounts, one instruction; mask bits set one at a time
     const v1 = (mask: number, values: ReadonlyArray<number>) => [
-      0x81, 1, 0, 1, mask, 0, 0, 0, ...new Array(32).fill(3), 1, 2, ...new Array(32).fill(1), ...new Array(32).fill(2),
-      ...values, 1, 0, 0, 0, ...new Array(64).fill(9)
+      0x81,
+      1,
+      0,
+      1,
+      mask,
+      0,
+      0,
+      0,
+      ...new Array(32).fill(3),
+      1,
+      2,
+      ...new Array(32).fill(1),
+      ...new Array(32).fill(2),
+      ...values,
+      1,
+      0,
+      0,
+      0,
+      ...new Array(64).fill(9)
     ]
-    assert.strictEqual(WireFormat.parse(Uint8Array.from(v1(0b11100, [1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0])))._tag, "Parsed")
+    assert.strictEqual(
+      WireFormat.parse(Uint8Array.from(v1(0b11100, [1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0])))._tag,
+      "Parsed"
+    )
     refused(v1(0b01, [0, 0, 0, 0]), "NonCanonical", "one priority-fee bit")
     refused(v1(0b10, [0, 0, 0, 0]), "NonCanonical", "one priority-fee bit")
     refused(v1(0b100000, []), "NonCanonical", "unknown config mask bits 0x20")
@@ -447,30 +480,40 @@ describe("WireFormat.parse", () => {
 })
 
 describe("WireTransaction.decode over the parser", () => {
-  it.effect.prop("reports what the former Kit-based decode did", [built], ([{ bytes, transaction }]) =>
-    Effect.gen(function*() {
-      const decoded = yield* WireTransaction.decode(Wire.fromBytes(bytes, "base64"), "base64", "t")
-      const kitMessage = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
-      const lookups = kitMessage.version === 0
-        ? (kitMessage.addressTableLookups ?? []).reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0)
-        : 0
-      assert.strictEqual(decoded.version, kitMessage.version)
-      assert.deepStrictEqual(decoded.signers, kitMessage.staticAccounts.slice(0, kitMessage.header.numSignerAccounts))
-      assert.strictEqual(decoded.blockhash, kitMessage.lifetimeToken)
-      assert.deepStrictEqual(decoded.budget, referenceBudget(kitMessage))
-      assert.deepStrictEqual(decoded.size, {
-        bytes: bytes.length,
-        accounts: kitMessage.staticAccounts.length + lookups,
-        signatures: kitMessage.header.numSignerAccounts
-      })
-      assert.strictEqual(decoded.messageSha256, createHash("sha256").update(new Uint8Array(transaction.messageBytes)).digest("hex"))
-      assert.deepStrictEqual(decoded.message, kitMessage)
-      assert.deepStrictEqual(decoded.transaction, getTransactionDecoder().decode(bytes))
-      // random signatures do not verify; empty slots count as fine
-      assert.deepStrictEqual(
-        decoded.signatureChecks,
-        Object.values(decoded.transaction.signatures).map((signature) => signature === null)
-      )
-    }), { fastCheck: { numRuns: 60 } })
-
+  it.effect.prop(
+    "reports what the former Kit-based decode did",
+    [built],
+    ([{ bytes, transaction }]) =>
+      Effect.gen(function*() {
+        const decoded = yield* WireTransaction.decode(Wire.fromBytes(bytes, "base64"), "base64", "t")
+        const kitMessage = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+        const lookups = kitMessage.version === 0
+          ? (kitMessage.addressTableLookups ?? []).reduce(
+            (n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length,
+            0
+          )
+          : 0
+        assert.strictEqual(decoded.version, kitMessage.version)
+        assert.deepStrictEqual(decoded.signers, kitMessage.staticAccounts.slice(0, kitMessage.header.numSignerAccounts))
+        assert.strictEqual(decoded.blockhash, kitMessage.lifetimeToken)
+        assert.deepStrictEqual(decoded.budget, referenceBudget(kitMessage))
+        assert.deepStrictEqual(decoded.size, {
+          bytes: bytes.length,
+          accounts: kitMessage.staticAccounts.length + lookups,
+          signatures: kitMessage.header.numSignerAccounts
+        })
+        assert.strictEqual(
+          decoded.messageSha256,
+          createHash("sha256").update(new Uint8Array(transaction.messageBytes)).digest("hex")
+        )
+        assert.deepStrictEqual(decoded.message, kitMessage)
+        assert.deepStrictEqual(decoded.transaction, getTransactionDecoder().decode(bytes))
+        // random signatures do not verify; empty slots count as fine
+        assert.deepStrictEqual(
+          decoded.signatureChecks,
+          Object.values(decoded.transaction.signatures).map((signature) => signature === null)
+        )
+      }),
+    { fastCheck: { numRuns: 60 } }
+  )
 })

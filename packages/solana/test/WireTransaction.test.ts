@@ -1,7 +1,14 @@
+import { assert, describe, it } from "@effect/vitest"
 import type { Plan } from "@feeshare/domain"
 import { Signer, WireTransaction as Wire } from "@feeshare/domain"
-import { assert, describe, it } from "@effect/vitest"
-import { generateKeyPairSigner, getTransactionDecoder, type KeyPairSigner, verifySignature, getPublicKeyFromAddress, type SignatureBytes } from "@solana/kit"
+import {
+  generateKeyPairSigner,
+  getPublicKeyFromAddress,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  type SignatureBytes,
+  verifySignature
+} from "@solana/kit"
 import { Effect, Either, Option } from "effect"
 import * as LocalSigner from "../src/LocalSigner.js"
 import * as WireTransaction from "../src/WireTransaction.js"
@@ -48,10 +55,11 @@ const counting = (signer: Signer.Signer.Service) => {
   let calls = 0
   const service: Signer.Signer.Service = {
     publicKey: signer.publicKey,
-    signMessage: (message) => Effect.suspend(() => {
-      calls++
-      return signer.signMessage(message)
-    })
+    signMessage: (message) =>
+      Effect.suspend(() => {
+        calls++
+        return signer.signMessage(message)
+      })
   }
   return { service, calls: () => calls }
 }
@@ -129,26 +137,63 @@ describe("WireTransaction.verifyStage", () => {
         const cases: ReadonlyArray<readonly [string, Plan.Stage, Signer.Signer.Service, string]> = [
           ["flipped message byte", { ...stage, transaction: flipped }, signer, "MessageHashMismatch"],
           ["flipped byte, hash restated", withTransaction(stage, flipped, true), signer, "InvalidSignature"],
-          ["appended bytes", { ...stage, transaction: appendBytes(stage.transaction, [1, 2, 3]) }, signer,
-            "NonCanonicalTransaction"],
+          [
+            "appended bytes",
+            { ...stage, transaction: appendBytes(stage.transaction, [1, 2, 3]) },
+            signer,
+            "NonCanonicalTransaction"
+          ],
           ["not base64", { ...stage, transaction: "@@@@" }, signer, "MalformedTransaction"],
           ["wrong hash", { ...stage, messageSha256: "0".repeat(64) }, signer, "MessageHashMismatch"],
-          ["extra signer in the message", { ...stage, requiredSigners: [f.server.address] }, signer, "UnexpectedSigner"],
-          ["missing signer in the message", { ...stage, requiredSigners: [...stage.requiredSigners, f.other.address] }, signer,
-            "MissingSigner"],
+          [
+            "extra signer in the message",
+            { ...stage, requiredSigners: [f.server.address] },
+            signer,
+            "UnexpectedSigner"
+          ],
+          [
+            "missing signer in the message",
+            { ...stage, requiredSigners: [...stage.requiredSigners, f.other.address] },
+            signer,
+            "MissingSigner"
+          ],
           ["forged existing signature", { ...stage, transaction: forged }, signer, "InvalidSignature"],
-          ["mismatched lifetime", { ...stage, lifetime: { ...stage.lifetime, blockhash: randomBlockhash() } }, signer,
-            "LifetimeMismatch"],
-          ["mismatched compute-unit limit", { ...stage, budget: { ...stage.budget, computeUnitLimit: 50_001 } }, signer,
-            "BudgetMismatch"],
-          ["mismatched loaded-data limit",
-            { ...stage, budget: { ...stage.budget, loadedAccountsDataSizeLimit: 1 } }, signer, "BudgetMismatch"],
-          ["mismatched priority fee",
-            { ...stage, budget: { ...stage.budget, priorityFee: { ...stage.budget.priorityFee, amount: 8n } } }, signer,
-            "BudgetMismatch"],
-          ["mismatched size", { ...stage, size: { ...stage.size, bytes: stage.size.bytes + 1 } }, signer, "SizeMismatch"],
-          ["mismatched account count", { ...stage, size: { ...stage.size, accounts: stage.size.accounts + 1 } }, signer,
-            "SizeMismatch"],
+          [
+            "mismatched lifetime",
+            { ...stage, lifetime: { ...stage.lifetime, blockhash: randomBlockhash() } },
+            signer,
+            "LifetimeMismatch"
+          ],
+          [
+            "mismatched compute-unit limit",
+            { ...stage, budget: { ...stage.budget, computeUnitLimit: 50_001 } },
+            signer,
+            "BudgetMismatch"
+          ],
+          [
+            "mismatched loaded-data limit",
+            { ...stage, budget: { ...stage.budget, loadedAccountsDataSizeLimit: 1 } },
+            signer,
+            "BudgetMismatch"
+          ],
+          [
+            "mismatched priority fee",
+            { ...stage, budget: { ...stage.budget, priorityFee: { ...stage.budget.priorityFee, amount: 8n } } },
+            signer,
+            "BudgetMismatch"
+          ],
+          [
+            "mismatched size",
+            { ...stage, size: { ...stage.size, bytes: stage.size.bytes + 1 } },
+            signer,
+            "SizeMismatch"
+          ],
+          [
+            "mismatched account count",
+            { ...stage, size: { ...stage.size, accounts: stage.size.accounts + 1 } },
+            signer,
+            "SizeMismatch"
+          ],
           ["mismatched format", { ...stage, format: format === "v1" ? "v0" : "v1" }, signer, "FormatMismatch"],
           ["a signer not in requiredSigners", stage, stranger, "SignerNotRequired"]
         ]
@@ -233,7 +278,9 @@ describe("WireTransaction: launch, swap and entries (base58)", () => {
 
   it.effect("entries: the blockhash must be the entry's; swap: a stated compute-unit limit must match", () =>
     Effect.gen(function*() {
-      const [wallet, other] = yield* Effect.promise(() => Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]))
+      const [wallet, other] = yield* Effect.promise(() =>
+        Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+      )
       const blockhash = randomBlockhash()
       const text = yield* Effect.promise(() =>
         buildLegacy({

@@ -12,12 +12,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import type { Globals } from "./globals.js"
 import { MissingApiKey, MissingKeypair } from "../CliError.js"
 import * as Credentials from "../Credentials.js"
 import * as Output from "../Output.js"
 import * as Progress from "../Progress.js"
 import * as Defaults from "./defaults.js"
+import type { Globals } from "./globals.js"
 import type { Run } from "./signing.js"
 
 /** The Effect client's service. */

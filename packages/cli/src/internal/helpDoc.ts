@@ -19,7 +19,10 @@ const examplePrefix = "$ "
  * A command's description: its one-line summary, optional details, and examples (each a
  * command line, written without the `$ ` prompt).
  */
-export const about = (summary: string, options: { readonly details?: string; readonly examples: ReadonlyArray<string> }) =>
+export const about = (
+  summary: string,
+  options: { readonly details?: string; readonly examples: ReadonlyArray<string> }
+) =>
   HelpDoc.blocks([
     HelpDoc.p(summary),
     ...(options.details === undefined ? [] : [HelpDoc.p(options.details)]),
@@ -91,13 +94,20 @@ const entryText = (body: HelpDoc.HelpDoc): string => {
 
 /** The value of an option as written in help: `MINT` for `--mint text`, `N` for an integer. */
 const placeholder = (name: string, type: string): string =>
-  type === "integer" || type === "float" ? "N" : type === "file" ? "FILE" : (name.split("-").pop() ?? name).toUpperCase()
+  type === "integer" || type === "float"
+    ? "N"
+    : type === "file"
+    ? "FILE"
+    : (name.split("-").pop() ?? name).toUpperCase()
 
 /** @effect/cli's `--mint text`, `--claimer text 1+`, `--format v0 | v1` as `--mint MINT`, `--claimer CLAIMER...`, `--format v0|v1`. */
 const readable = (text: string): string =>
   text
-    .replace(/--([a-z0-9-]+) (text|integer|float|redacted|file)( 1\+)?/g, (_, name: string, type: string, more?: string) =>
-      `--${name} ${placeholder(name, type)}${more === undefined ? "" : "..."}`)
+    .replace(
+      /--([a-z0-9-]+) (text|integer|float|redacted|file)( 1\+)?/g,
+      (_, name: string, type: string, more?: string) =>
+        `--${name} ${placeholder(name, type)}${more === undefined ? "" : "..."}`
+    )
     .replace(/ \| /g, "|")
 
 const firstName = (descriptor: Descriptor.Command<unknown>): string => [...Descriptor.getNames(descriptor)][0] ?? ""
@@ -136,7 +146,9 @@ export const nodeOf = (
   // a leaf lists itself as its only "subcommand"
   // in definition order: as given, else as the COMMANDS section lists them
   const children = (subcommands?.map((child) => [firstName(child), child] as const) ??
-    [...HashMap.remove(Descriptor.getSubcommands(descriptor), name)].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)))
+    [...HashMap.remove(Descriptor.getSubcommands(descriptor), name)].sort(([a], [b]) =>
+      order.indexOf(a) - order.indexOf(b)
+    ))
     .map(([child, childDescriptor]) => nodeOf(childDescriptor, [...path, child]))
   const [summary = "", ...rest] = description
   return {

@@ -2,9 +2,9 @@
  * `feeshare keeper run | once | status` (loaded only by those commands; the keeper loads the
  * native SQLite binding only when it opens its database).
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import * as Cluster from "@feeshare/keeper/Cluster"
 import * as Keeper from "@feeshare/keeper/Keeper"
@@ -25,9 +25,9 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
-import type { Globals } from "./globals.js"
 import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
+import type { Globals } from "./globals.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -68,7 +68,9 @@ const hooksFromEnv = (): Keeper.Hooks => {
   const [point, stage] = spec.split(":")
   const stop = (line: string) => Effect.zipRight(Effect.sync(() => process.stderr.write(`${line}\n`)), Effect.never)
   return point === "after-journal"
-    ? { afterJournal: (stages) => stages.includes(stage ?? "") ? stop(`keeper-hook after-journal ${stage}`) : Effect.void }
+    ? {
+      afterJournal: (stages) => stages.includes(stage ?? "") ? stop(`keeper-hook after-journal ${stage}`) : Effect.void
+    }
     : point === "after-send"
     ? { afterSend: (id, signature) => id === stage ? stop(`keeper-hook after-send ${id} ${signature}`) : Effect.void }
     : {}
@@ -77,10 +79,14 @@ const hooksFromEnv = (): Keeper.Hooks => {
 /** With --json, one JSON object per log line on stderr: time, level, message, the annotations. */
 const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
   const fields = Object.fromEntries(
-    [...HashMap.toEntries(annotations)].map(([key, value]) => [key, typeof value === "number" || typeof value === "boolean" ? value : String(value)])
+    [...HashMap.toEntries(annotations)].map((
+      [key, value]
+    ) => [key, typeof value === "number" || typeof value === "boolean" ? value : String(value)])
   )
   const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
-  process.stderr.write(`${JSON.stringify({ time: date.toISOString(), level: logLevel.label.toLowerCase(), message: text, ...fields })}\n`)
+  process.stderr.write(
+    `${JSON.stringify({ time: date.toISOString(), level: logLevel.label.toLowerCase(), message: text, ...fields })}\n`
+  )
 })
 
 /**
@@ -165,13 +171,17 @@ const reportLines = (report: Keeper.PassReport, dryRun: boolean): ReadonlyArray<
   const rows = report.wallets.flatMap((w) =>
     w.error !== null
       ? [[w.wallet, "-", "error", w.error.tag, "-", "-"]]
-      : w.positions.map((p) => [w.wallet, p.mint, p.outcome, p.tag ?? "", Output.lamports(p.lamports), Output.lamports(p.fees)])
+      : w.positions.map((
+        p
+      ) => [w.wallet, p.mint, p.outcome, p.tag ?? "", Output.lamports(p.lamports), Output.lamports(p.fees)])
   )
   const claimed = report.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed")
   return [
     dryRun ? "Keeper dry run: every plan verified; nothing was signed or sent." : "Keeper pass:",
     `  settled from the journal first: ${report.reconciled.landed} landed, ${report.reconciled.rebroadcast} sent again, ${report.reconciled.dead} could no longer land`,
-    ...(rows.length === 0 ? ["  nothing to claim above the thresholds."] : Output.table(["wallet", "mint", "outcome", "tag", "lamports", "fees"], rows)),
+    ...(rows.length === 0
+      ? ["  nothing to claim above the thresholds."]
+      : Output.table(["wallet", "mint", "outcome", "tag", "lamports", "fees"], rows)),
     `Claimed ${claimed.length} position(s), ${Output.lamports(claimed.reduce((s, p) => s + p.lamports, 0n))} lamports.`
   ]
 }
@@ -235,12 +245,23 @@ const iso = (millis: number | null) => (millis === null ? null : new Date(millis
 const walletJson = (w: Status.WalletStatus) => ({
   ...w,
   lastRunAt: iso(w.lastRunAt),
-  owner: w.owner === null ? null : { runner: w.owner.runner, startedAt: iso(w.owner.startedAt), finishedAt: iso(w.owner.finishedAt) }
+  owner: w.owner === null
+    ? null
+    : { runner: w.owner.runner, startedAt: iso(w.owner.startedAt), finishedAt: iso(w.owner.finishedAt) }
 })
 
 const walletLines = (wallets: ReadonlyArray<Status.WalletStatus>, cluster: boolean) =>
   Output.table(
-    ["wallet", ...(cluster ? ["runner"] : []), "last run", "claims", "claimed (lamports)", "fees", "pending", "failures"],
+    [
+      "wallet",
+      ...(cluster ? ["runner"] : []),
+      "last run",
+      "claims",
+      "claimed (lamports)",
+      "fees",
+      "pending",
+      "failures"
+    ],
     wallets.map((w) => [
       w.wallet,
       ...(cluster ? [w.owner?.runner ?? "-"] : []),
@@ -257,17 +278,28 @@ const walletLines = (wallets: ReadonlyArray<Status.WalletStatus>, cluster: boole
 const clusterStatus = (args: { readonly config: Option.Option<string> }, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     const intervalSeconds = Option.isSome(args.config)
-      ? (yield* loadConfig({ config: args.config.value, dryRun: false, database: Option.none(), maxFeesPerHour: Option.none() })).config
+      ? (yield* loadConfig({
+        config: args.config.value,
+        dryRun: false,
+        database: Option.none(),
+        maxFeesPerHour: Option.none()
+      })).config
         .intervalSeconds
       : 60
     const { runners, wallets } = yield* Effect.all({ runners: Cluster.runners, wallets: Status.read }).pipe(
       Effect.provide(Cluster.layerJournal(postgresUrl))
     )
     const now = Date.now()
-    const lag = (w: Status.WalletStatus) => (w.owner === null ? 0 : Status.lagMillis(w.owner, now, intervalSeconds * 1000))
+    const lag = (
+      w: Status.WalletStatus
+    ) => (w.owner === null ? 0 : Status.lagMillis(w.owner, now, intervalSeconds * 1000))
     const byRunner = runners.map((runner) => {
       const owned = wallets.filter((w) => w.owner?.runner === runner.address)
-      return { ...runner, wallets: owned.map((w) => w.wallet), maxLagMillis: owned.reduce((max, w) => Math.max(max, lag(w)), 0) }
+      return {
+        ...runner,
+        wallets: owned.map((w) => w.wallet),
+        maxLagMillis: owned.reduce((max, w) => Math.max(max, lag(w)), 0)
+      }
     })
     return Output.result(
       { runners: byRunner, wallets: wallets.map((w) => ({ ...walletJson(w), lagMillis: lag(w) })) },
@@ -275,7 +307,15 @@ const clusterStatus = (args: { readonly config: Option.Option<string> }, postgre
         `Keeper cluster: ${runners.filter((r) => r.healthy).length} healthy runner(s) of ${runners.length}`,
         ...Output.table(
           ["runner", "healthy", "last heartbeat", "wallets", "max lag"],
-          byRunner.map((r) => [r.address, r.healthy ? "yes" : "no", r.lastHeartbeat, String(r.wallets.length), `${Math.round(r.maxLagMillis / 1000)} s`])
+          byRunner.map((
+            r
+          ) => [
+            r.address,
+            r.healthy ? "yes" : "no",
+            r.lastHeartbeat,
+            String(r.wallets.length),
+            `${Math.round(r.maxLagMillis / 1000)} s`
+          ])
         ),
         ...walletLines(wallets, true)
       ]
@@ -296,7 +336,12 @@ export const status = (
     const database = Option.isSome(args.database)
       ? resolve(args.database.value)
       : Option.isSome(args.config)
-      ? (yield* loadConfig({ config: args.config.value, dryRun: false, database: Option.none(), maxFeesPerHour: Option.none() })).config.database
+      ? (yield* loadConfig({
+        config: args.config.value,
+        dryRun: false,
+        database: Option.none(),
+        maxFeesPerHour: Option.none()
+      })).config.database
       : resolve("feeshare-keeper.db")
     const fs = yield* FileSystem.FileSystem
     if (!(yield* fs.exists(database).pipe(Effect.orElseSucceed(() => false)))) {

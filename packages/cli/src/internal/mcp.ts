@@ -8,9 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type { Globals } from "./globals.js"
 import packageJson from "../../package.json" with { type: "json" }
 import { apiKeyOf, rpcUrlsOf } from "./context.js"
+import type { Globals } from "./globals.js"
 
 /** The options of `feeshare mcp`. */
 export interface Args {
@@ -27,7 +27,11 @@ const say = (line: string) => Effect.sync(() => process.stderr.write(`feeshare m
  */
 export const run = (g: Globals, args: Args) =>
   Effect.gen(function*() {
-    const { policy, signers } = yield* Server.loadPolicy({ policyFile: args.policy, readOnly: args.readOnly, keypair: g.keypair })
+    const { policy, signers } = yield* Server.loadPolicy({
+      policyFile: args.policy,
+      readOnly: args.readOnly,
+      keypair: g.keypair
+    })
     const apiKey = yield* apiKeyOf(g)
     const options = { version: packageJson.version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
     if (Option.isNone(args.http)) return yield* Server.serveStdio(options)

@@ -37,5 +37,7 @@ export const tightenDirectory = (dir: string) =>
     const owned = typeof process.getuid !== "function" || Option.contains(info.uid, process.getuid())
     if ((info.mode & 0o022) === 0 || sticky || !owned) return
     yield* fs.chmod(dir, 0o700)
-    yield* Console.error(`feeshare: warning: ${dir} was writable by other users (mode ${octal(info.mode)}); made it 0700`)
+    yield* Console.error(
+      `feeshare: warning: ${dir} was writable by other users (mode ${octal(info.mode)}); made it 0700`
+    )
   }).pipe(Effect.ignore)

@@ -65,20 +65,40 @@ export const main = (knobs: ReadonlyArray<string>, json: boolean) =>
               ["base_url", info.baseUrl],
               ["root_url", `${info.rootUrl}   (GET /ping; sandbox-only set-up under /sandbox/...)`],
               ["rpc_url", info.rpcUrl],
-              ["rpc_ws_url", `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`],
-              ["explorer", `${Explorer.url(info.rootUrl, info.adminToken)}   (open it in a browser: tokens, transactions, plans, live)`],
+              [
+                "rpc_ws_url",
+                `${info.rpcSubscriptionsUrl}   (JSON-RPC subscriptions: Kit's createSolanaRpcSubscriptions)`
+              ],
+              [
+                "explorer",
+                `${
+                  Explorer.url(info.rootUrl, info.adminToken)
+                }   (open it in a browser: tokens, transactions, plans, live)`
+              ],
               ["seed", options.seed],
               ["demo key", `${key}   (a sandbox key, deterministic from the seed)`],
               ...Option.match(admin, {
                 onNone: () => [],
-                onSome: (token) => [["admin", `${token}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`] as const]
+                onSome: (
+                  token
+                ) => [["admin", `${token}   (Authorization: Bearer ...; /sandbox/... needs it off loopback)`] as const]
               }),
               ...(tamper.length === 0
                 ? []
                 : [["tamper", `${tamper.join(" ")}   (claim plans are served tampered: hostile on purpose)`] as const]),
               ...(seeded === undefined ? [] : [
-                ["tokens", seeded.tokens.map((t) => `${t.symbol} ${t.mint}${t.migrated ? " (migrated)" : t.launched ? "" : " (not launched)"}`).join(", ")] as const,
-                ["demo wallet", `${seeded.demoWallet}   (claimable fees in ${seeded.tokens.filter((t) => t.launched).map((t) => t.symbol).join(" and ")})`] as const,
+                [
+                  "tokens",
+                  seeded.tokens.map((t) =>
+                    `${t.symbol} ${t.mint}${t.migrated ? " (migrated)" : t.launched ? "" : " (not launched)"}`
+                  ).join(", ")
+                ] as const,
+                [
+                  "demo wallet",
+                  `${seeded.demoWallet}   (claimable fees in ${
+                    seeded.tokens.filter((t) => t.launched).map((t) => t.symbol).join(" and ")
+                  })`
+                ] as const,
                 ["demo keypair", `${seeded.keygenPath}   (mode 0600)`] as const
               ])
             ]).map((line) => `  ${line}`),

@@ -152,14 +152,13 @@ const entriesFlow = (
 (entries: FeeShare.TransactionEntries, signer: Signer.Signer.Service, run: Run, send: boolean) =>
   send
     ? flow(entries).pipe(
-      Effect.flatMap((landed) =>
-        Effect.forEach(landed, (one, i) => landedLine(run, `entry ${i}`, kind)(one))
-      ),
+      Effect.flatMap((landed) => Effect.forEach(landed, (one, i) => landedLine(run, `entry ${i}`, kind)(one))),
       Effect.provide(environment(signer, run))
     )
-    : Effect.forEach(entries.transactions, (entry, i) => WireTransaction.verifyEntry(entry, [signer], `entry ${i}`)).pipe(
-      Effect.as([] as ReadonlyArray<Sent>)
-    )
+    : Effect.forEach(entries.transactions, (entry, i) => WireTransaction.verifyEntry(entry, [signer], `entry ${i}`))
+      .pipe(
+        Effect.as([] as ReadonlyArray<Sent>)
+      )
 
 /** Verifies the fee-share update entries; with `send`, signs them and sends them in order. */
 export const feeShareUpdate = entriesFlow(Flows.feeShareUpdate, "fee_share_update")

@@ -190,7 +190,9 @@ const swapOptions = {
 }
 
 const quote = Command.make("quote", swapOptions, (args) => handle(groups.trade, (h, g) => h.quote(g, args))).pipe(
-  Command.withDescription(about("Quote a swap", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] }))
+  Command.withDescription(
+    about("Quote a swap", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] })
+  )
 )
 
 const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(groups.trade, (h, g) => h.swap(g, args)))
@@ -199,14 +201,28 @@ const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(g
   })))
 
 const trade = Command.make("trade").pipe(
-  Command.withDescription(about("Quotes and swaps", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] })),
+  Command.withDescription(
+    about("Quotes and swaps", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] })
+  ),
   Command.withSubcommands([quote, swap])
 )
 
-const lifetimeFees = Command.make("lifetime-fees", { mint }, (args) => handle(groups.analytics, (h, g) => h.lifetimeFees(g, args)))
-  .pipe(Command.withDescription(about("Lifetime fees of a token", { examples: ["feeshare analytics lifetime-fees --mint MINT"] })))
+const lifetimeFees = Command.make(
+  "lifetime-fees",
+  { mint },
+  (args) => handle(groups.analytics, (h, g) => h.lifetimeFees(g, args))
+)
+  .pipe(
+    Command.withDescription(
+      about("Lifetime fees of a token", { examples: ["feeshare analytics lifetime-fees --mint MINT"] })
+    )
+  )
 
-const claimStats = Command.make("claim-stats", { mint }, (args) => handle(groups.analytics, (h, g) => h.claimStats(g, args)))
+const claimStats = Command.make(
+  "claim-stats",
+  { mint },
+  (args) => handle(groups.analytics, (h, g) => h.claimStats(g, args))
+)
   .pipe(Command.withDescription(about("What every fee claimer of a token has claimed", {
     examples: ["feeshare analytics claim-stats --mint MINT"]
   })))
@@ -222,7 +238,11 @@ const pools = Command.make(
   "pools",
   { onlyMigrated: Options.boolean("only-migrated").pipe(Options.withDescription("only pools migrated to DAMM v2")) },
   (args) => handle(groups.analytics, (h, g) => h.pools(g, args))
-).pipe(Command.withDescription(about("Pools with their DBC and DAMM v2 keys", { examples: ["feeshare pools --only-migrated"] })))
+).pipe(
+  Command.withDescription(
+    about("Pools with their DBC and DAMM v2 keys", { examples: ["feeshare pools --only-migrated"] })
+  )
+)
 
 const indexStatus = Command.make(
   "index-status",
@@ -241,7 +261,9 @@ const evmPositions = Command.make(
 })))
 
 const creationFee = Command.make("creation-fee", {}, () => handle(groups.evm, (h, g) => h.creationFee(g))).pipe(
-  Command.withDescription(about("Current token creation fee on the EVM chain", { examples: ["feeshare evm creation-fee"] }))
+  Command.withDescription(
+    about("Current token creation fee on the EVM chain", { examples: ["feeshare evm creation-fee"] })
+  )
 )
 
 const evm = Command.make("evm").pipe(
@@ -265,7 +287,9 @@ const keeperDatabase = Options.text("database").pipe(
 )
 const keeperRunOptions = {
   config: keeperConfig,
-  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("verify every plan and report; sign and send nothing")),
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription("verify every plan and report; sign and send nothing")
+  ),
   database: keeperDatabase,
   maxFeesPerHour: Options.integer("max-fees-per-hour").pipe(
     Options.optional,
@@ -279,7 +303,9 @@ const keeperRunOptions = {
 const keeperPostgresUrl = Options.redacted("postgres-url").pipe(
   Options.withFallbackConfig(Config.redacted("FEESHARE_KEEPER_POSTGRES_URL")),
   Options.optional,
-  Options.withDescription("run as one runner of a cluster whose storage and journal are in this PostgreSQL (env FEESHARE_KEEPER_POSTGRES_URL)")
+  Options.withDescription(
+    "run as one runner of a cluster whose storage and journal are in this PostgreSQL (env FEESHARE_KEEPER_POSTGRES_URL)"
+  )
 )
 const keeperClusterOptions = {
   ...keeperRunOptions,
@@ -300,13 +326,16 @@ const keeper = Command.make("keeper").pipe(
     examples: ["feeshare keeper once --config keeper.yaml"]
   })),
   Command.withSubcommands([
-    Command.make("run", keeperClusterOptions, (args) =>
-      Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))).pipe(
-        Command.withDescription(about("Claim in passes forever (`intervalSeconds` apart); logs on stderr", {
-          details: "With --postgres-url: one runner of a cluster.",
-          examples: ["feeshare keeper run --config keeper.yaml --metrics-file metrics.prom"]
-        }))
-      ),
+    Command.make(
+      "run",
+      keeperClusterOptions,
+      (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))
+    ).pipe(
+      Command.withDescription(about("Claim in passes forever (`intervalSeconds` apart); logs on stderr", {
+        details: "With --postgres-url: one runner of a cluster.",
+        examples: ["feeshare keeper run --config keeper.yaml --metrics-file metrics.prom"]
+      }))
+    ),
     Command.make("once", keeperRunOptions, (args) =>
       Effect.gen(function*() {
         const g = yield* root
@@ -314,7 +343,11 @@ const keeper = Command.make("keeper").pipe(
       })).pipe(Command.withDescription(about("One pass: settle the journal, claim what passes the policy, report", {
         examples: ["feeshare keeper once --config keeper.yaml --dry-run"]
       }))),
-    Command.make("status", { config: keeperConfig.pipe(Options.optional), database: keeperDatabase, postgresUrl: keeperPostgresUrl }, (args) =>
+    Command.make("status", {
+      config: keeperConfig.pipe(Options.optional),
+      database: keeperDatabase,
+      postgresUrl: keeperPostgresUrl
+    }, (args) =>
       Effect.gen(function*() {
         const g = yield* root
         yield* print(g, yield* (yield* loadKeeper).status(g, args))

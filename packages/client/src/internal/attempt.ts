@@ -106,5 +106,4 @@ export const make = (settings: Settings, decoder: Decoder): Attempt => {
             (deadline) => run(op, request, span, hint, context, scope, close, deadline, limit)
           )
       }))
-
 }

@@ -20,7 +20,8 @@ export interface BudgetOptions {
 
 export const budgetNameRule = "must be 1 to 200 characters, without control characters"
 
-export const isBudgetName = (name: string) => name.length > 0 && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)
+export const isBudgetName = (name: string) =>
+  name.length > 0 && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)
 
 /** The user's id in `auth/me`'s answer, if it has one. */
 const userIdOf = (answer: unknown): string | undefined => {
@@ -69,11 +70,17 @@ export const bucketsOf = (
 ) =>
   Effect.map(Effect.makeSemaphore(1), (lock) => {
     let resolved: ReadonlyArray<RateBudget.Bucket> | undefined
-    const bucket = (key: string): RateBudget.Bucket => ({ key, limit: options.limit, windowMillis: options.windowMillis })
+    const bucket = (key: string): RateBudget.Bucket => ({
+      key,
+      limit: options.limit,
+      windowMillis: options.windowMillis
+    })
     const resolve = Effect.gen(function*() {
       if (resolved !== undefined) return resolved
       const name = yield* account
-      const buckets = options.address === undefined ? [bucket(name)] : [bucket(name), bucket(`address:${options.address}`)]
+      const buckets = options.address === undefined
+        ? [bucket(name)]
+        : [bucket(name), bucket(`address:${options.address}`)]
       const known = yield* SubscriptionRef.get(settings.rateLimit)
       if (Option.isSome(known) && budget.pending === undefined) {
         budget.pending = {

@@ -116,8 +116,11 @@ const boundedText = (
   if (body === undefined) return response.text
   return Effect.tryPromise({
     try: () => readUpTo(body, max),
-    catch: (cause) => new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })
-  }).pipe(Effect.flatMap((bytes) => bytes === undefined ? Effect.fail(tooLarge()) : Effect.succeed(decoder.decode(bytes))))
+    catch: (cause) =>
+      new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })
+  }).pipe(
+    Effect.flatMap((bytes) => bytes === undefined ? Effect.fail(tooLarge()) : Effect.succeed(decoder.decode(bytes)))
+  )
 }
 
 const parseUrl = (text: string, base: string): URL | undefined => {
@@ -164,7 +167,9 @@ export const run = (
       const target = location === undefined ? undefined : parseUrl(location, current.url)
       const shown = (location ?? "(none)").slice(0, Envelope.bodyPreviewLength)
       if (target === undefined) {
-        return Effect.fail(refused(response, operation, `redirected (${response.status}) without a usable Location: ${shown}`))
+        return Effect.fail(
+          refused(response, operation, `redirected (${response.status}) without a usable Location: ${shown}`)
+        )
       }
       if (target.origin !== origin) {
         return Effect.fail(refused(
@@ -174,7 +179,9 @@ export const run = (
         ))
       }
       if (hops >= limits.maxRedirects) {
-        return Effect.fail(refused(response, operation, `more than ${limits.maxRedirects} redirects; the last to ${shown}`))
+        return Effect.fail(
+          refused(response, operation, `more than ${limits.maxRedirects} redirects; the last to ${shown}`)
+        )
       }
       // the redirect's own body is read (a little of it) so that the connection can be reused
       return Effect.zipRight(

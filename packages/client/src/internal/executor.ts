@@ -74,7 +74,11 @@ export const make = (settings: Settings) => {
               onSuccess: () => Effect.logDebug("answered").pipe(Effect.annotateLogs({ status: hint.status })),
               onFailure: (error) =>
                 Effect.logDebug("failed").pipe(
-                  Effect.annotateLogs({ failure: error._tag, status: "status" in error ? error.status : 0, message: error.message })
+                  Effect.annotateLogs({
+                    failure: error._tag,
+                    status: "status" in error ? error.status : 0,
+                    message: error.message
+                  })
                 )
             }),
             Effect.annotateLogs(annotations),

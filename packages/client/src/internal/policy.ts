@@ -102,7 +102,8 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
   const restamp = (op: Operation, error: FeeShareError.BudgetUnavailable) =>
     new FeeShareError.BudgetUnavailable({
       status: 0,
-      message: `${op.operation}: the rate budget's store (${error.store}) is unavailable: ${error.message}; nothing was sent`,
+      message:
+        `${op.operation}: the rate budget's store (${error.store}) is unavailable: ${error.message}; nothing was sent`,
       operation: op.operation,
       store: error.store
     })

@@ -47,7 +47,9 @@ export const nonNegativeMillis = (
     : isNegative(input)
     ? -1
     : Option.match(Duration.decodeUnknown(input), { onNone: () => -1, onSome: Duration.toMillis })
-  return millis >= 0 ? Effect.succeed(millis) : Effect.fail(invalid(operation, field, "must be a non-negative duration"))
+  return millis >= 0
+    ? Effect.succeed(millis)
+    : Effect.fail(invalid(operation, field, "must be a non-negative duration"))
 }
 
 /** Whether `n` is a positive safe integer. */

@@ -119,9 +119,10 @@ const guard = (test: (u: unknown) => boolean): Decoder => (u) => test(u) ? u : F
 const go = (ast: AST.AST): Decoder | undefined => {
   const cached = memo.get(ast)
   if (cached !== undefined) return cached ?? undefined
-  const compiled = Option.isSome(AST.getParseOptionsAnnotation(ast)) || Option.isSome(AST.getDecodingFallbackAnnotation(ast))
-    ? undefined
-    : build(ast)
+  const compiled =
+    Option.isSome(AST.getParseOptionsAnnotation(ast)) || Option.isSome(AST.getDecodingFallbackAnnotation(ast))
+      ? undefined
+      : build(ast)
   memo.set(ast, compiled ?? null)
   return compiled
 }
@@ -158,7 +159,9 @@ const build = (ast: AST.AST): Decoder | undefined => {
       const skip = AST.getAnnotation<boolean>(ast, SkipTypeCheck).pipe(Option.getOrElse(() => false))
       const to = skip ? (u: unknown) => u : go(ast.to)
       const transformation = ast.transformation
-      if (from === undefined || to === undefined || transformation._tag === "TypeLiteralTransformation") return undefined
+      if (from === undefined || to === undefined || transformation._tag === "TypeLiteralTransformation") {
+        return undefined
+      }
       if (transformation._tag === "ComposeTransformation") {
         return (u) => {
           const a = from(u)

@@ -43,7 +43,10 @@ const ATA_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"
 export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
 /** The client of the sandbox's own routes. */
-export const sandboxApi = Effect.flatMap(SandboxInfo, (info) => HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl }))
+export const sandboxApi = Effect.flatMap(
+  SandboxInfo,
+  (info) => HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl })
+)
 
 /** The service client with the sandbox's demo key. */
 export const clientLayer = Layer.unwrapEffect(
@@ -60,7 +63,11 @@ export const wsolAccount = (owner: string) =>
     const encoder = getAddressEncoder()
     const [ata] = await getProgramDerivedAddress({
       programAddress: address(ATA_PROGRAM),
-      seeds: [encoder.encode(address(owner)), encoder.encode(address(TOKEN_PROGRAM)), encoder.encode(address(NATIVE_MINT))]
+      seeds: [
+        encoder.encode(address(owner)),
+        encoder.encode(address(TOKEN_PROGRAM)),
+        encoder.encode(address(NATIVE_MINT))
+      ]
     })
     return ata
   })
@@ -70,15 +77,19 @@ export const wsolBalance = (owner: string) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
     const ata = yield* wsolAccount(owner)
-    const { value } = yield* Effect.promise(() => createSolanaRpc(info.rpcUrl).getAccountInfo(ata as Address, { encoding: "base64" }).send())
+    const { value } = yield* Effect.promise(() =>
+      createSolanaRpc(info.rpcUrl).getAccountInfo(ata as Address, { encoding: "base64" }).send()
+    )
     if (value === null) return 0n
     const data = getBase64Encoder().encode(value.data[0])
     return new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true)
   })
 
 export const solBalance = (owner: string) =>
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.promise(async () => (await createSolanaRpc(info.rpcUrl).getBalance(address(owner)).send()).value))
+  Effect.flatMap(
+    SandboxInfo,
+    (info) => Effect.promise(async () => (await createSolanaRpc(info.rpcUrl).getBalance(address(owner)).send()).value)
+  )
 
 /** A key and its solana-keygen file. */
 export interface KeyFile {
@@ -96,9 +107,7 @@ export const keyFile = (dir: string, name: string) =>
     writeFileSync(path, JSON.stringify([...pkcs8.slice(-32), ...raw]), { mode: 0o600 })
     return path
   }).pipe(
-    Effect.flatMap((path) =>
-      Effect.map(LocalSigner.fromKeygenFile(path), (signer): KeyFile => ({ signer, path }))
-    ),
+    Effect.flatMap((path) => Effect.map(LocalSigner.fromKeygenFile(path), (signer): KeyFile => ({ signer, path }))),
     Effect.provide(NodeFileSystem.layer),
     Effect.orDie
   )
@@ -144,8 +153,14 @@ export const positions = (options: {
         configKey: created.configKey,
         initialBuyLamports: 0
       })
-      yield* Flows.launch(launch, { mint: created.mint }).pipe(Effect.provide(Layer.merge(Signers.layer(creator), chain)))
-      const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: created.mint, amount: options.buySol(t) * SOL })
+      yield* Flows.launch(launch, { mint: created.mint }).pipe(
+        Effect.provide(Layer.merge(Signers.layer(creator), chain))
+      )
+      const quote = yield* client.trade.quote({
+        inputMint: NATIVE_MINT,
+        outputMint: created.mint,
+        amount: options.buySol(t) * SOL
+      })
       const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: creator.publicKey })
       yield* Flows.swap(swap).pipe(Effect.provide(Layer.merge(Signers.layer(creator), chain)))
       mints.push(created.mint)
@@ -180,8 +195,17 @@ export const keeper = (
       ...config
     })
     const loaded = yield* Policy.wallets(decoded, dir).pipe(Effect.provide(NodeFileSystem.layer))
-    return Keeper.layer({ config: decoded, wallets: loaded, warmupInterval: "60 millis", rebroadcastInterval: "300 millis", hooks })
-      .pipe(Layer.provideMerge(Keeper.layerStorage(decoded.database)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+    return Keeper.layer({
+      config: decoded,
+      wallets: loaded,
+      warmupInterval: "60 millis",
+      rebroadcastInterval: "300 millis",
+      hooks
+    })
+      .pipe(
+        Layer.provideMerge(Keeper.layerStorage(decoded.database)),
+        Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))
+      )
   }).pipe(Effect.orDie)
 
 /** A sandbox, the service client, the chain over its /rpc, and an HTTP client. */
@@ -195,40 +219,47 @@ export interface Sent {
 
 /** A JSON-RPC proxy to the sandbox's /rpc that records every sendTransaction (accepted or refused). */
 export const recordingProxy = Effect.acquireRelease(
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.async<{ readonly url: string; readonly sent: Array<Sent>; readonly close: () => void }>((resume) => {
-      const sent: Array<Sent> = []
-      const read = (request: IncomingMessage) =>
-        new Promise<string>((done) => {
-          let body = ""
-          request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-          request.on("end", () => done(body))
-        })
-      const server = createServer((request, response) => {
-        void read(request).then(async (body) => {
-          const answer = await fetch(info.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
-          const text = await answer.text()
-          const calls = [JSON.parse(body)].flat() as Array<{ method: string; params: Array<unknown> }>
-          const results = [JSON.parse(text)].flat() as Array<{ error?: unknown }>
-          calls.forEach((call, i) => {
-            if (call.method === "sendTransaction") {
-              sent.push({ transaction: String(call.params[0]), accepted: results[i]?.error === undefined })
-            }
+  Effect.flatMap(
+    SandboxInfo,
+    (info) =>
+      Effect.async<{ readonly url: string; readonly sent: Array<Sent>; readonly close: () => void }>((resume) => {
+        const sent: Array<Sent> = []
+        const read = (request: IncomingMessage) =>
+          new Promise<string>((done) => {
+            let body = ""
+            request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+            request.on("end", () => done(body))
           })
-          response.writeHead(answer.status, { "content-type": "application/json" })
-          response.end(text)
+        const server = createServer((request, response) => {
+          void read(request).then(async (body) => {
+            const answer = await fetch(info.rpcUrl, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body
+            })
+            const text = await answer.text()
+            const calls = [JSON.parse(body)].flat() as Array<{ method: string; params: Array<unknown> }>
+            const results = [JSON.parse(text)].flat() as Array<{ error?: unknown }>
+            calls.forEach((call, i) => {
+              if (call.method === "sendTransaction") {
+                sent.push({ transaction: String(call.params[0]), accepted: results[i]?.error === undefined })
+              }
+            })
+            response.writeHead(answer.status, { "content-type": "application/json" })
+            response.end(text)
+          })
         })
+        server.listen(0, "127.0.0.1", () =>
+          resume(Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            sent,
+            close: () => {
+              server.closeAllConnections()
+              server.close()
+            }
+          })))
       })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          sent,
-          close: () => {
-            server.closeAllConnections()
-            server.close()
-          }
-        })))
-    })),
+  ),
   (proxy) => Effect.sync(proxy.close)
 )
 
@@ -256,4 +287,3 @@ export const ledgerFates = (sent: ReadonlyArray<Sent>) =>
         return { signature, landed: found !== null, err: found?.meta.err ?? null, fee: BigInt(found?.meta.fee ?? 0) }
       }))
     }))
-

@@ -26,7 +26,17 @@ export const keeperProcess = (options: { readonly config: string; readonly rpcUr
     Effect.async<Exit>((resume) => {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "--conditions=@feeshare/source", cliBin, "keeper", "once", "--json", "--config", options.config],
+        [
+          "--import",
+          "tsx",
+          "--conditions=@feeshare/source",
+          cliBin,
+          "keeper",
+          "once",
+          "--json",
+          "--config",
+          options.config
+        ],
         {
           env: {
             ...process.env,

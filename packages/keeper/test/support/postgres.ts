@@ -25,7 +25,9 @@ export const freePort = (): Promise<number> =>
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+      server.close(
+        () => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+      )
     })
   })
 
@@ -49,8 +51,14 @@ export const startPostgres = async (): Promise<Postgres> => {
   }
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"])
   run("pg_ctl", [
-    "-D", data, "-w", "-l", join(dir, "server.log"), "start",
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
+    "-D",
+    data,
+    "-w",
+    "-l",
+    join(dir, "server.log"),
+    "start",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
   ])
   return {
     port,

@@ -9,7 +9,16 @@ import { freePort } from "./postgres.js"
 
 export const startRedis = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
   const port = await freePort()
-  const child = spawn(requirePart("redis-server"), ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+  const child = spawn(requirePart("redis-server"), [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no"
+  ], {
     stdio: ["ignore", "pipe", "inherit"]
   })
   await new Promise<void>((ready, fail) => {
@@ -23,6 +32,9 @@ export const startRedis = async (): Promise<{ readonly url: string; readonly sto
   child.stdout.resume()
   return {
     url: `redis://127.0.0.1:${port}/0`,
-    stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM"))))
+    stop: () =>
+      new Promise((
+        done
+      ) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM"))))
   }
 }

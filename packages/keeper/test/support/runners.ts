@@ -33,8 +33,14 @@ export const startRunner = (options: {
     const child = spawn(
       process.execPath,
       [
-        "--import", "tsx", "--conditions=@feeshare/source", cliBin,
-        "keeper", "run", "--config", options.config,
+        "--import",
+        "tsx",
+        "--conditions=@feeshare/source",
+        cliBin,
+        "keeper",
+        "run",
+        "--config",
+        options.config,
         ...(options.postgresUrl === undefined ? [] : ["--runner-port", String(port)]),
         ...(options.args ?? [])
       ],
@@ -69,7 +75,10 @@ export const startRunner = (options: {
       printed: (pattern) =>
         pattern.test(stderr) ? Promise.resolve() : new Promise((done, fail) => {
           waiters.add({ pattern, done })
-          child.once("exit", (code, signal) => fail(new Error(`runner exited (${code ?? signal}) before ${pattern}: ${stderr}`)))
+          child.once(
+            "exit",
+            (code, signal) => fail(new Error(`runner exited (${code ?? signal}) before ${pattern}: ${stderr}`))
+          )
         })
     }
   })
@@ -107,4 +116,3 @@ export const until = (what: string, condition: Effect.Effect<boolean>, limit: Du
     Effect.timeoutFail({ duration: limit, onTimeout: () => new Error(`timed out waiting for ${what}`) }),
     Effect.orDie
   )
-

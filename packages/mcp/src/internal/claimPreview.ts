@@ -31,7 +31,9 @@ const claimNote = (plan: Plan.TransactionPlan) =>
 export const verifyClaim = ({ policy }: HandlerContext, wallet: Signer.Signer.Service, plan: Plan.TransactionPlan) =>
   Effect.gen(function*() {
     const local = Signers.make(wallet)
-    yield* PlanExecutor.verify(plan, { format: policy.transactionFormat }).pipe(Effect.provideService(Signers.Signers, local))
+    yield* PlanExecutor.verify(plan, { format: policy.transactionFormat }).pipe(
+      Effect.provideService(Signers.Signers, local)
+    )
     return yield* Effect.forEach(plan.transactions, (stage) =>
       Effect.map(
         WireTransaction.verifyStage(stage, Signers.forTransaction(local, stage.requiredSigners)),

@@ -145,7 +145,8 @@ export const make = (options: {
           ? Effect.fail(
             new Policy.PolicyViolation({
               rule: "maxNetworkFeesPerDayLamports",
-              message: `the network fees (${fees} lamports) would pass maxNetworkFeesPerDayLamports (${left.networkFeesLamports} left today)`
+              message:
+                `the network fees (${fees} lamports) would pass maxNetworkFeesPerDayLamports (${left.networkFeesLamports} left today)`
             })
           )
           : Effect.void)
@@ -162,7 +163,8 @@ export const make = (options: {
         if (left.swapLamports !== null && lamports > left.swapLamports) {
           return yield* new Policy.PolicyViolation({
             rule: "maxSwapLamportsPerDay",
-            message: `the transaction spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
+            message:
+              `the transaction spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`
           })
         }
       })

@@ -74,12 +74,21 @@ const executeClaim = (context: HandlerContext, previewId: string, pending: Extra
     return {
       previewId,
       action: "claim" as const,
-      landed: result.stages.map((stage) => ({ id: stage.id, kind: stage.kind, signature: stage.signature, slot: String(stage.slot) })),
+      landed: result.stages.map((stage) => ({
+        id: stage.id,
+        kind: stage.kind,
+        signature: stage.signature,
+        slot: String(stage.slot)
+      })),
       rebuilds: result.rebuilds
     }
   })
 
-const executeSwap = ({ chainLayer, spending }: HandlerContext, previewId: string, pending: Extract<Pending, { action: "swap" }>) =>
+const executeSwap = (
+  { chainLayer, spending }: HandlerContext,
+  previewId: string,
+  pending: Extract<Pending, { action: "swap" }>
+) =>
   Effect.gen(function*() {
     yield* spending.spend("swap", pending.lamports)
     yield* spending.spend("fees", pending.fees)

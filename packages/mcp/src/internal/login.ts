@@ -40,10 +40,14 @@ export const make = (context: HandlerContext, options: {
           schema: Schema.Struct({ code: Schema.String.annotations({ description: "the current MFA code" }) })
         }).pipe(
           Effect.map(({ code }) => code),
-          Effect.mapError(() => new ToolFailure({ error: "MfaRefused", message: "the wallet requires MFA and no human gave a code" }))
+          Effect.mapError(() =>
+            new ToolFailure({ error: "MfaRefused", message: "the wallet requires MFA and no human gave a code" })
+          )
         )
         const credential = yield* context.api().agentAuth.login({ signer, keyName: name, mfaCode: askHuman })
-        context.replaceApi(yield* options.clientWith(credential.apiKey).pipe(Effect.provideService(Scope.Scope, options.scope)))
+        context.replaceApi(
+          yield* options.clientWith(credential.apiKey).pipe(Effect.provideService(Scope.Scope, options.scope))
+        )
         loggedIn = true
         return { wallet: signer.publicKey, keyId: credential.keyId, keyName: name, isSignup: credential.isSignup }
       }))

@@ -60,7 +60,11 @@ export const make = (context: HandlerContext): Pick<
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
         yield* Policy.checkMint(policy, rest.tokenMint)
-        const request: Claims.ClaimPlanRequest = { ...rest, feeClaimer: signer.publicKey, transactionFormat: policy.transactionFormat }
+        const request: Claims.ClaimPlanRequest = {
+          ...rest,
+          feeClaimer: signer.publicKey,
+          transactionFormat: policy.transactionFormat
+        }
         const plan = yield* api().claims.createPlan(request)
         return yield* previewClaim(context, signer, request, plan)
       })),
@@ -89,7 +93,8 @@ export const make = (context: HandlerContext): Pick<
             verified: true,
             checks: ["the wallet is a signer", "present signatures verify", "compute-unit limit as stated"]
           },
-          note: `In ${quote.inAmount} of ${quote.inputMint}, out at least ${quote.minOutAmount} of ${quote.outputMint} ` +
+          note:
+            `In ${quote.inAmount} of ${quote.inputMint}, out at least ${quote.minOutAmount} of ${quote.outputMint} ` +
             `(slippage ${quote.slippageBps} bps). Execute before the blockhash expires; otherwise prepare again.`
         })
       })),
@@ -104,7 +109,14 @@ export const make = (context: HandlerContext): Pick<
         const stage = stagePreview("launch", "launch", verified)
         yield* checkDailyFees(BigInt(stage.networkFeeLamports))
         return yield* save(
-          { action: "launch", wallet: signer, transaction, mint: rest.tokenMint, lamports, fees: BigInt(stage.networkFeeLamports) },
+          {
+            action: "launch",
+            wallet: signer,
+            transaction,
+            mint: rest.tokenMint,
+            lamports,
+            fees: BigInt(stage.networkFeeLamports)
+          },
           {
             action: "launch",
             wallet: signer.publicKey,
@@ -114,10 +126,16 @@ export const make = (context: HandlerContext): Pick<
             stages: [stage],
             verification: {
               verified: true,
-              checks: ["the mint is a signer and its signature verifies", "the wallet is a signer", "present signatures verify"]
+              checks: [
+                "the mint is a signer and its signature verifies",
+                "the wallet is a signer",
+                "present signatures verify"
+              ]
             },
             note: `Launches ${rest.tokenMint} with an initial buy of ${rest.initialBuyLamports} lamports` +
-              (rest.tipLamports === undefined ? "." : ` and a tip of ${rest.tipLamports} lamports to ${rest.tipWallet}.`)
+              (rest.tipLamports === undefined
+                ? "."
+                : ` and a tip of ${rest.tipLamports} lamports to ${rest.tipWallet}.`)
           }
         )
       })),

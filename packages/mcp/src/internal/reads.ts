@@ -34,7 +34,12 @@ export const make = ({ api, policy, signers, spending }: HandlerContext): Pick<
   vault_claimables: (query) => failing(api().claims.vaults(query)),
   admin_list: (query) => failing(api().feeShare.adminList(query)),
   lifetime_fees: (query) =>
-    failing(Effect.map(api().analytics.lifetimeFees(query), (fees) => ({ tokenMint: query.tokenMint, lifetimeFeesLamports: fees }))),
+    failing(
+      Effect.map(
+        api().analytics.lifetimeFees(query),
+        (fees) => ({ tokenMint: query.tokenMint, lifetimeFeesLamports: fees })
+      )
+    ),
   claim_stats: (query) => failing(Effect.map(api().analytics.claimStats(query), (claimers) => ({ claimers }))),
   pools: (query) => failing(Effect.map(api().analytics.pools(query), (pools) => ({ pools }))),
   quote: (query) => failing(api().trade.quote(query)),

@@ -3,13 +3,13 @@
  * fees on every seeded token), and `feeshare mcp` spawned from the CLI's sources, driven by the
  * official MCP TypeScript client over stdio.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import type * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { address, createSolanaRpc, getBase58Decoder } from "@solana/kit"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { generateKeyPairSync } from "node:crypto"
@@ -25,7 +25,9 @@ export const tsx = join(root, "node_modules/.bin/tsx")
 export const cliEntry = join(root, "packages/cli/src/bin.ts")
 
 /** What the sandbox was seeded with, and the demo wallet's keygen file. */
-export class Seeded extends Context.Tag("test/Seeded")<Seeded, Effect.Effect.Success<ReturnType<typeof Seed.makeWithKeygenFile>>>() {}
+export class Seeded
+  extends Context.Tag("test/Seeded")<Seeded, Effect.Effect.Success<ReturnType<typeof Seed.makeWithKeygenFile>>>()
+{}
 
 /** A seeded sandbox on a free port. */
 export const sandboxLayer = (options: Partial<SandboxOptions.Options>) =>
@@ -80,10 +82,13 @@ export const serverArgs = (info: Context.Tag.Service<typeof SandboxInfo>, extra:
 
 /** The environment of the server: the API key only through it, never on the command line. */
 export const serverEnv = (info: Context.Tag.Service<typeof SandboxInfo>, apiKey = true): Record<string, string> => {
-  const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_RPC_URL: _r, FEESHARE_KEYPAIR: _p, ...inherited } = process.env
+  const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_RPC_URL: _r, FEESHARE_KEYPAIR: _p, ...inherited } =
+    process.env
   const env = Object.fromEntries(Object.entries(inherited).filter((e): e is [string, string] => e[1] !== undefined))
   // no stored credentials either: a home of its own
-  return apiKey ? { ...env, FEESHARE_API_KEY: Redacted.value(info.demoApiKey) } : { ...env, HOME: temporaryDirectory("mcp-home-"), XDG_CONFIG_HOME: temporaryDirectory("mcp-config-") }
+  return apiKey
+    ? { ...env, FEESHARE_API_KEY: Redacted.value(info.demoApiKey) }
+    : { ...env, HOME: temporaryDirectory("mcp-home-"), XDG_CONFIG_HOME: temporaryDirectory("mcp-config-") }
 }
 
 /** Spawns `feeshare mcp` with `extra` flags and connects the official client (closed with the scope). */
@@ -92,12 +97,19 @@ export const connect = (
   options: {
     readonly apiKey?: boolean
     /** Declares elicitation and answers each request with this (the human's answer). */
-    readonly elicit?: (message: string) => { readonly action: "accept" | "decline" | "cancel"; readonly content?: Record<string, unknown> }
+    readonly elicit?: (
+      message: string
+    ) => { readonly action: "accept" | "decline" | "cancel"; readonly content?: Record<string, unknown> }
   } = {}
 ) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
-    const transport = new StdioClientTransport({ command: tsx, args: serverArgs(info, extra), env: serverEnv(info, options.apiKey ?? true), stderr: "pipe" })
+    const transport = new StdioClientTransport({
+      command: tsx,
+      args: serverArgs(info, extra),
+      env: serverEnv(info, options.apiKey ?? true),
+      stderr: "pipe"
+    })
     let stderr = ""
     transport.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8")
@@ -119,11 +131,14 @@ export const connect = (
       Effect.promise(async (): Promise<ToolResult> => {
         const result = await client.callTool({ name, arguments: args })
         const content = Array.isArray(result.content) ? result.content : []
-        const text = content.map((part: { readonly text?: unknown }) => (typeof part.text === "string" ? part.text : "")).join("")
+        const text = content.map((
+          part: { readonly text?: unknown }
+        ) => (typeof part.text === "string" ? part.text : "")).join("")
         seen.push(JSON.stringify(result))
-        const structured: Record<string, unknown> = typeof result.structuredContent === "object" && result.structuredContent !== null
-          ? { ...result.structuredContent }
-          : {}
+        const structured: Record<string, unknown> =
+          typeof result.structuredContent === "object" && result.structuredContent !== null
+            ? { ...result.structuredContent }
+            : {}
         return { isError: result.isError === true, structured, text }
       })
     return { client, stderr: () => stderr, call, seen } satisfies Session
@@ -131,5 +146,7 @@ export const connect = (
 
 /** SOL balance (lamports) of an address on the sandbox's ledger. */
 export const solBalance = (owner: string) =>
-  Effect.flatMap(SandboxInfo, (info) =>
-    Effect.promise(async () => (await createSolanaRpc(info.rpcUrl).getBalance(address(owner)).send()).value))
+  Effect.flatMap(
+    SandboxInfo,
+    (info) => Effect.promise(async () => (await createSolanaRpc(info.rpcUrl).getBalance(address(owner)).send()).value)
+  )

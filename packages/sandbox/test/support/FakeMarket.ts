@@ -83,7 +83,9 @@ const tokenCheck = (mint: string): Effect.Effect<void, Rejection> =>
     ? Effect.die(new Error("ledger exploded: secret internals"))
     : Effect.void
 
-const entries = { transactions: [{ blockhash: { blockhash: keys.blockhash, lastValidBlockHeight: 1150 }, transaction: base58Tx }] }
+const entries = {
+  transactions: [{ blockhash: { blockhash: keys.blockhash, lastValidBlockHeight: 1150 }, transaction: base58Tx }]
+}
 
 const position: Claims.ClaimablePosition = {
   isCustomFeeVault: false,
@@ -147,11 +149,28 @@ export const layer = Layer.succeed(Market, {
       ].filter((pool) => !onlyMigrated || pool.dammV2PoolKey !== null)
     ),
   createToken: (input) =>
-    Effect.succeed({ mint: keys.mint, configKey: keys.config, quoteMint: input.quoteMint ?? keys.quoteMint, decimals: 9 }),
+    Effect.succeed({
+      mint: keys.mint,
+      configKey: keys.config,
+      quoteMint: input.quoteMint ?? keys.quoteMint,
+      decimals: 9
+    }),
   createFeeShareConfig: (input) =>
-    Effect.succeed({ mint: input.mint, admin: input.admin, partner: input.partner ?? null, claimers: input.claimers, customFeeVault: null }),
+    Effect.succeed({
+      mint: input.mint,
+      admin: input.admin,
+      partner: input.partner ?? null,
+      claimers: input.claimers,
+      customFeeVault: null
+    }),
   createHolding: (input) =>
-    Effect.succeed({ mint: input.mint, claimer: input.claimer, authority: key(16), quoteMint: keys.quoteMint, held: input.lamports }),
+    Effect.succeed({
+      mint: input.mint,
+      claimer: input.claimer,
+      authority: key(16),
+      quoteMint: keys.quoteMint,
+      held: input.lamports
+    }),
   airdrop: (input) => Effect.succeed({ signature: "airdrop-1", balance: input.lamports }),
   advanceSlots: (input) =>
     Effect.succeed({ slot: BigInt(input.slots), blockHeight: BigInt(input.slots), blockhash: keys.blockhash }),

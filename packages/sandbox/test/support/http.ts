@@ -5,8 +5,8 @@
 import { HttpApi, type HttpApiEndpoint, type HttpMethod } from "@effect/platform"
 import { Api, Envelope } from "@feeshare/domain"
 import { Effect, Either, Layer, Redacted } from "effect"
-import * as Server from "../../src/Server.js"
 import type * as Options from "../../src/Options.js"
+import * as Server from "../../src/Server.js"
 import * as FakeMarket from "./FakeMarket.js"
 
 export interface Reply {
@@ -59,7 +59,11 @@ export const fetchReply = (url: string, init: RequestInit = {}): Effect.Effect<R
   })
 
 /** Calls `group.name` on the running sandbox. */
-export const call = (group: string, name: string, options: Call = {}): Effect.Effect<Reply, never, Server.SandboxInfo> =>
+export const call = (
+  group: string,
+  name: string,
+  options: Call = {}
+): Effect.Effect<Reply, never, Server.SandboxInfo> =>
   Effect.gen(function*() {
     const info = yield* Server.SandboxInfo
     const e = endpoint(group, name)
@@ -79,7 +83,10 @@ export const call = (group: string, name: string, options: Call = {}): Effect.Ef
 /** Decodes a reply with the endpoint's own success schema (through the domain's envelope rules). */
 export const decodeSuccess = (group: string, name: string, reply: Reply): unknown => {
   const schema = endpoint(group, name).successSchema
-  const result = Envelope.decode(schema, reply.text, { status: reply.status, operation: Api.operationName(group, name) })
+  const result = Envelope.decode(schema, reply.text, {
+    status: reply.status,
+    operation: Api.operationName(group, name)
+  })
   if (Either.isLeft(result)) throw new Error(`${group}.${name}: ${result.left.message} (${reply.status} ${reply.text})`)
   return result.right
 }
@@ -87,4 +94,3 @@ export const decodeSuccess = (group: string, name: string, reply: Reply): unknow
 /** The sandbox on a free port, over the in-test market. */
 export const sandbox = (options: Partial<Options.Options> = {}) =>
   Server.layer(options).pipe(Layer.provide(FakeMarket.layer))
-

@@ -1,16 +1,16 @@
 /** Test helpers: plain Kit signers that co-sign what the market returns and land it on the ledger. */
+import { assert } from "@effect/vitest"
 import { Plan as PlanModule } from "@feeshare/domain"
 import type { Plan } from "@feeshare/domain"
-import { assert } from "@effect/vitest"
 import {
   type Address,
+  generateKeyPairSigner,
   getBase58Encoder,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
   getPublicKeyFromAddress,
   getTransactionDecoder,
   getTransactionEncoder,
-  generateKeyPairSigner,
   type KeyPairSigner,
   partiallySignTransaction,
   verifySignature
@@ -100,7 +100,9 @@ export const verifyStage = (stage: Plan.Stage) =>
     assert.strictEqual(compiled.lifetimeToken, stage.lifetime.blockhash)
     let lookups = 0
     if (compiled.version === 0) {
-      for (const table of compiled.addressTableLookups ?? []) lookups += table.readonlyIndexes.length + table.writableIndexes.length
+      for (const table of compiled.addressTableLookups ?? []) {
+        lookups += table.readonlyIndexes.length + table.writableIndexes.length
+      }
     }
     assert.deepStrictEqual(stage.size, {
       bytes: wire.length,

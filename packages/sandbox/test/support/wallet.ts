@@ -16,7 +16,8 @@ export const makeWallet: Effect.Effect<Wallet> = Effect.promise(async () => {
   const raw = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey))
   return {
     address: fromBytes(raw),
-    sign: async (message) => new Uint8Array(await crypto.subtle.sign("Ed25519", pair.privateKey, Uint8Array.from(message)))
+    sign: async (message) =>
+      new Uint8Array(await crypto.subtle.sign("Ed25519", pair.privateKey, Uint8Array.from(message)))
   }
 })
 

@@ -45,9 +45,10 @@ export class Calls {
   /** Interrupts every call still running and waits until they have ended. */
   interruptAll(): Promise<void> {
     const fibers = [...this.#running]
-    return Effect.runPromise(Effect.forEach(fibers, (fiber) => fiber.interruptAsFork(fiber.id()).pipe(
-      Effect.zipRight(fiber.await)
-    ), { concurrency: "unbounded", discard: true }))
+    return Effect.runPromise(Effect.forEach(fibers, (fiber) =>
+      fiber.interruptAsFork(fiber.id()).pipe(
+        Effect.zipRight(fiber.await)
+      ), { concurrency: "unbounded", discard: true }))
   }
 
   #attach(signal: AbortSignal, fiber: Running): void {

@@ -3,8 +3,8 @@
  * class of its tag, whose instances gain `tag` and, without an HTTP answer, `status` 0), and
  * the registry each one joins from its class body, which the conversion reads.
  */
-import type * as Failures from "@feeshare/solana/Failures"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
+import type * as Failures from "@feeshare/solana/Failures"
 import type { Schema } from "effect"
 
 /**
@@ -33,7 +33,8 @@ export interface ErrorFields {
  */
 export type FacadeFields<E extends { readonly _tag: string }> =
   & { readonly tag: E["_tag"] }
-  & (E extends { readonly status: number } ? unknown : { readonly status: 0; readonly rateLimit: RateLimitInfo | undefined })
+  & (E extends { readonly status: number } ? unknown
+    : { readonly status: 0; readonly rateLimit: RateLimitInfo | undefined })
 
 /**
  * The base of the facade class of the core failure class `C`: `C`'s statics, and a
@@ -65,7 +66,9 @@ export function facade(core: AnyCore): AnyCore {
 }
 
 /** A facade class, as registered: the class of a core failure's tag. */
-export type Registered = { readonly _tag: Failures.Tag } & (new(props: never, options?: Schema.MakeOptions) => ErrorFields)
+export type Registered =
+  & { readonly _tag: Failures.Tag }
+  & (new(props: never, options?: Schema.MakeOptions) => ErrorFields)
 
 const classes: Array<Registered> = []
 

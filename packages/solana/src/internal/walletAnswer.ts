@@ -27,7 +27,8 @@ export const checkedSigner = (
           const signature = Uint8Array.from(answer)
           return Effect.flatMap(
             Effect.promise(() => verifySignatureOf(publicKey, signature, Uint8Array.from(message))),
-            (valid) => valid ? Effect.succeed(signature) : Effect.fail(fail("answered with a signature that does not verify"))
+            (valid) =>
+              valid ? Effect.succeed(signature) : Effect.fail(fail("answered with a signature that does not verify"))
           )
         })
       )

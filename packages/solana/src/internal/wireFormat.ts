@@ -17,13 +17,13 @@
  *
  * Private to this package.
  */
+import { PublicKey } from "@feeshare/domain"
 import type {
   Address,
   CompiledTransactionMessage,
   CompiledTransactionMessageWithLifetime,
   ReadonlyUint8Array
 } from "@solana/kit"
-import { PublicKey } from "@feeshare/domain"
 import { parseSignaturesFirst } from "./wireLegacyV0.js"
 import { KEY, malformed, nonCanonical, type Parsed, Refused, type Result, SIGNATURE } from "./wireReader.js"
 import { parseMessageFirst } from "./wireV1.js"
@@ -138,7 +138,9 @@ export const toCompiledMessage = (
   const instructions = parsed.instructions.map((ix) => ({
     programAddressIndex: ix.programIndex,
     ...(ix.accountCount > 0 ? { accountIndices: indexes(bytes, ix.accountsOffset, ix.accountCount) } : {}),
-    ...(ix.dataLength > 0 ? { data: bytes.slice(ix.dataOffset, ix.dataOffset + ix.dataLength) as ReadonlyUint8Array } : {})
+    ...(ix.dataLength > 0
+      ? { data: bytes.slice(ix.dataOffset, ix.dataOffset + ix.dataLength) as ReadonlyUint8Array }
+      : {})
   }))
   if (parsed.version === "legacy") return { version: "legacy", header, staticAccounts, lifetimeToken, instructions }
   return {

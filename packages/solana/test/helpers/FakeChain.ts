@@ -79,11 +79,14 @@ export const make = (options: {
         return signature
       }),
     signatureStatus: (signature) =>
-      Effect.map(landedAt(signature), Option.map((at) => ({
-        slot: heightAt(at),
-        confirmationStatus: "finalized" as const,
-        err: txs.get(signature)?.fail === true ? { InstructionError: [0, { Custom: 6001 }] } : null
-      }))),
+      Effect.map(
+        landedAt(signature),
+        Option.map((at) => ({
+          slot: heightAt(at),
+          confirmationStatus: "finalized" as const,
+          err: txs.get(signature)?.fail === true ? { InstructionError: [0, { Custom: 6001 }] } : null
+        }))
+      ),
     blockHeight: () => Effect.map(Clock.currentTimeMillis, heightAt),
     logs: (signature) => Effect.succeed([`Program log: ${signature.slice(0, 8)} failed`]),
     pollInterval: Duration.millis(options.pollMillis)

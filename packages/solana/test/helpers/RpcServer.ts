@@ -29,7 +29,9 @@ const jsonError = (failed: FailedTransactionMetadata): unknown => {
   const err = failed.err()
   if (typeof err === "object" && err !== null && "index" in err && "err" in err && typeof err.err === "function") {
     const inner: unknown = err.err()
-    const detail = typeof inner === "object" && inner !== null && "code" in inner ? { Custom: inner.code } : String(inner)
+    const detail = typeof inner === "object" && inner !== null && "code" in inner
+      ? { Custom: inner.code }
+      : String(inner)
     return { InstructionError: [err.index, detail] }
   }
   return String(err)
@@ -102,7 +104,11 @@ export const make = (svm: LiteSVM): Effect.Effect<RpcServer, never, import("effe
         let body = ""
         request.on("data", (chunk) => (body += chunk))
         request.on("end", () => {
-          const { id, method, params } = JSON.parse(body) as { id: unknown; method: string; params: ReadonlyArray<unknown> }
+          const { id, method, params } = JSON.parse(body) as {
+            id: unknown
+            method: string
+            params: ReadonlyArray<unknown>
+          }
           calls.push({ method })
           const answer = handle(method, params ?? [])
           response.setHeader("content-type", "application/json")

@@ -5,10 +5,10 @@ import type { Plan } from "@feeshare/domain"
 import { WireTransaction as Wire } from "@feeshare/domain"
 import { getTransferSolInstruction } from "@solana-program/system"
 import {
-  address,
-  appendTransactionMessageInstructions,
   type Address,
+  address,
   type AddressesByLookupTableAddress,
+  appendTransactionMessageInstructions,
   type Blockhash,
   compileTransaction,
   createNoopSigner,
@@ -130,7 +130,9 @@ export const buildLegacy = async (spec: {
         lastValidBlockHeight: spec.lastValidBlockHeight ?? 1000n
       }, m)
   )
-  const withBudget = spec.computeUnitLimit === undefined ? base : setTransactionMessageComputeUnitLimit(spec.computeUnitLimit, base)
+  const withBudget = spec.computeUnitLimit === undefined
+    ? base
+    : setTransactionMessageComputeUnitLimit(spec.computeUnitLimit, base)
   const compiled = compileTransaction(appendTransactionMessageInstructions(spec.instructions, withBudget))
   const signed = await partiallySignTransaction(spec.signNow.map((s) => s.keyPair), compiled)
   return Wire.fromBytes(new Uint8Array(getTransactionEncoder().encode(signed)), "base58")

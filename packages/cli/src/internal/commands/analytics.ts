@@ -2,9 +2,9 @@
  * `feeshare analytics lifetime-fees | claim-stats` and `feeshare pools`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const lifetimeFees = (g: Globals, args: { readonly mint: string }) =>
   Effect.gen(function*() {
@@ -23,7 +23,9 @@ export const claimStats = (g: Globals, args: { readonly mint: string }) =>
       `Claim statistics of ${args.mint}:`,
       ...Output.table(
         ["wallet", "bps", "creator", "admin", "claimed (lamports)"],
-        stats.map((s) => [s.wallet, String(s.royaltyBps), yesNo(s.isCreator), yesNo(s.isAdmin), Output.lamports(s.totalClaimed)])
+        stats.map((
+          s
+        ) => [s.wallet, String(s.royaltyBps), yesNo(s.isCreator), yesNo(s.isAdmin), Output.lamports(s.totalClaimed)])
       )
     ])
   })
@@ -32,8 +34,11 @@ export const pools = (g: Globals, args: { readonly onlyMigrated: boolean }) =>
   Effect.gen(function*() {
     const api = yield* client(g, "pools")
     const list = yield* api.analytics.pools(args.onlyMigrated ? { onlyMigrated: true } : {})
-    return Output.result(list, Output.table(
-      ["token mint", "DBC config", "DBC pool", "DAMM v2 pool"],
-      list.map((p) => [p.tokenMint, p.dbcConfigKey ?? "-", p.dbcPoolKey ?? "-", p.dammV2PoolKey ?? "-"])
-    ))
+    return Output.result(
+      list,
+      Output.table(
+        ["token mint", "DBC config", "DBC pool", "DAMM v2 pool"],
+        list.map((p) => [p.tokenMint, p.dbcConfigKey ?? "-", p.dbcPoolKey ?? "-", p.dammV2PoolKey ?? "-"])
+      )
+    )
   })

@@ -4,10 +4,10 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import type { Globals } from "../globals.js"
 import * as Credentials from "../../Credentials.js"
 import * as Output from "../../Output.js"
 import { apiKeyOf, client, makeClient, signer } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const login = (
   g: Globals,

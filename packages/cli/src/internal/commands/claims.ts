@@ -4,9 +4,9 @@
 import type { Plan } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const positions = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
@@ -128,7 +128,12 @@ export const claim = (
           expired: typeof expired === "string" ? null : expired,
           plan: planJson(plan)
         },
-        [`Dry run: the plan and every stage verified; nothing was signed or sent.`, ...planLines(plan), ...pending, ...expiry]
+        [
+          `Dry run: the plan and every stage verified; nothing was signed or sent.`,
+          ...planLines(plan),
+          ...pending,
+          ...expiry
+        ]
       )
     }
     const run = runOf(g, { table: true })

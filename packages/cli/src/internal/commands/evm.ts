@@ -2,18 +2,21 @@
  * `feeshare evm index-status | positions | creation-fee`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const indexStatus = (g: Globals, args: { readonly addresses: ReadonlyArray<string> }) =>
   Effect.gen(function*() {
     const api = yield* client(g, "evm index-status")
     const statuses = yield* api.evm.indexTokenStatus({ tokenAddresses: args.addresses })
-    return Output.result(statuses, Output.table(
-      ["token", "index token", "basket"],
-      statuses.map((s) => [s.tokenAddress, yesNo(s.isIndexToken), s.tokens.join(",") || "-"])
-    ))
+    return Output.result(
+      statuses,
+      Output.table(
+        ["token", "index token", "basket"],
+        statuses.map((s) => [s.tokenAddress, yesNo(s.isIndexToken), s.tokens.join(",") || "-"])
+      )
+    )
   })
 
 export const positions = (g: Globals, args: { readonly owner: string }) =>

@@ -4,9 +4,9 @@
 import { BasisPoints } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, invalid, loadSigning, runOf, sentLines, signer, walletOf } from "../context.js"
+import type { Globals } from "../globals.js"
 
 const parseClaimers = (claimers: ReadonlyArray<string>) =>
   Effect.forEach(claimers, (text, i) => {
@@ -14,7 +14,9 @@ const parseClaimers = (claimers: ReadonlyArray<string>) =>
     const address = text.slice(0, at)
     const bps = Number(text.slice(at + 1))
     if (at <= 0 || !/^[0-9]+$/.test(text.slice(at + 1)) || !BasisPoints.isBasisPoints(bps)) {
-      return Effect.fail(invalid("fee-share update", `--claimer[${i}]`, `must be ADDR:BPS with BPS ${BasisPoints.rule}`))
+      return Effect.fail(
+        invalid("fee-share update", `--claimer[${i}]`, `must be ADDR:BPS with BPS ${BasisPoints.rule}`)
+      )
     }
     return Effect.succeed({ address, bps })
   })

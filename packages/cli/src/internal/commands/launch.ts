@@ -3,9 +3,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const launch = (
   g: Globals,

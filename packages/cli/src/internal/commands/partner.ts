@@ -2,9 +2,9 @@
  * `feeshare partner claim`.
  */
 import * as Effect from "effect/Effect"
-import type { Globals } from "../globals.js"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
+import type { Globals } from "../globals.js"
 
 export const claim = (g: Globals, args: { readonly dryRun: boolean }) =>
   Effect.gen(function*() {

@@ -97,13 +97,19 @@ const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
           const tampered = tamper.next(plan)
           const served = tampered?.plan ?? plan
           // explorer: the plan as served, and how it was tampered
-          history?.plan(served, payload.feeClaimer, tampered === undefined ? null : `${tampered.kind} (stage ${tampered.stage})`)
+          history?.plan(
+            served,
+            payload.feeClaimer,
+            tampered === undefined ? null : `${tampered.kind} (stage ${tampered.stage})`
+          )
           return served
         })
       return handlers
         .handle("createPlan", ({ payload }) => claims.createPlan(op("claims.createPlan", createPlan(payload))))
-        .handle("positions", ({ urlParams }) => claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
-        .handle("vaults", ({ urlParams }) => claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
+        .handle("positions", ({ urlParams }) =>
+          claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
+        .handle("vaults", ({ urlParams }) =>
+          claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
     }))
 
 const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
@@ -165,21 +171,32 @@ const evmLive = (fixtures: EvmFixtures.Fixtures) =>
       )
       .handle("creationFee", () => evm.creationFee(Effect.succeed({ creationFeeWei: fixtures.creationFeeWei }))))
 
-const IdentityLive = HttpApiBuilder.group(FullApi, "identity", (handlers) =>
-  Effect.map(Accounts, (accounts) =>
-    handlers.handle("me", () =>
-      identity.me(
-        Effect.flatMap(Api.Account, (account) => Effect.map(accounts.user(account.userId), (user) => ({ user })))
-      ))))
+const IdentityLive = HttpApiBuilder.group(
+  FullApi,
+  "identity",
+  (handlers) =>
+    Effect.map(Accounts, (accounts) =>
+      handlers.handle("me", () =>
+        identity.me(
+          Effect.flatMap(Api.Account, (account) => Effect.map(accounts.user(account.userId), (user) => ({ user })))
+        )))
+)
 
-const AgentAuthLive = HttpApiBuilder.group(FullApi, "agentAuth", (handlers) =>
-  Effect.map(Accounts, (accounts) =>
-    handlers
-      .handle("init", ({ payload }) => agentAuth.init(accounts.init(payload.address)))
-      .handle("callback", ({ payload }) => agentAuth.callback(accounts.callback(payload)))))
+const AgentAuthLive = HttpApiBuilder.group(
+  FullApi,
+  "agentAuth",
+  (handlers) =>
+    Effect.map(Accounts, (accounts) =>
+      handlers
+        .handle("init", ({ payload }) => agentAuth.init(accounts.init(payload.address)))
+        .handle("callback", ({ payload }) => agentAuth.callback(accounts.callback(payload))))
+)
 
-const SystemLive = HttpApiBuilder.group(FullApi, "system", (handlers) =>
-  handlers.handle("ping", () => system.ping(Effect.succeed({ message: "pong" }))))
+const SystemLive = HttpApiBuilder.group(
+  FullApi,
+  "system",
+  (handlers) => handlers.handle("ping", () => system.ping(Effect.succeed({ message: "pong" })))
+)
 
 const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
   HttpApiBuilder.group(FullApi, "sandbox", (handlers) =>

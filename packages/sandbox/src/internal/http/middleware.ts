@@ -120,11 +120,14 @@ const toResponse = (
       return Effect.succeed(failure(404, messages.notFound(request.method, Routes.pathOf(request.url)), route))
     }
     if (error instanceof FeeShareError.RateLimited) {
-      return Effect.succeed(rateLimited(error.message, RateLimit.RateLimitInfo.make({
-        limit: error.limit,
-        remaining: error.remaining,
-        resetAt: error.resetAt
-      })))
+      return Effect.succeed(rateLimited(
+        error.message,
+        RateLimit.RateLimitInfo.make({
+          limit: error.limit,
+          remaining: error.remaining,
+          resetAt: error.resetAt
+        })
+      ))
     }
     if (isApiFailure(error)) {
       const status = error._tag === "ServerError" ? Math.max(500, error.status) : statusOf[error._tag]
@@ -206,7 +209,11 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       limit: options.rateLimit,
       windowMillis: options.rateWindowMillis
     })
-    const ipBucket = (ip: string) => ({ key: `ip:${ip}`, limit: options.rateLimit, windowMillis: options.rateWindowMillis })
+    const ipBucket = (ip: string) => ({
+      key: `ip:${ip}`,
+      limit: options.rateLimit,
+      windowMillis: options.rateWindowMillis
+    })
     const agentBucket = (ip: string) => ({
       key: `agent:${ip}`,
       limit: options.agentAuthLimit,
@@ -296,9 +303,13 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       }
       if (request.method === "GET") return undefined
       const declared = request.headers["content-length"]
-      if (declared !== undefined && Number(declared) > options.maxBodyBytes) return tooLarge(options.maxBodyBytes, route)
+      if (declared !== undefined && Number(declared) > options.maxBodyBytes) {
+        return tooLarge(options.maxBodyBytes, route)
+      }
       const contentType = request.headers["content-type"]
-      if (contentType !== undefined && !isJson(contentType)) return failure(400, messages.contentType(contentType), route)
+      if (contentType !== undefined && !isJson(contentType)) {
+        return failure(400, messages.contentType(contentType), route)
+      }
       return undefined
     }
 
@@ -316,7 +327,8 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
         return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
       }).pipe(
         // the client broke off the body
-        Effect.catchTag("RequestError", () => Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
+        Effect.catchTag("RequestError", () =>
+          Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
       )
 
     const handle = (
@@ -327,11 +339,17 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       route: Routes.Route | undefined
     ): HttpApp.Default => {
       if (unmeteredPaths.has(path)) return guarded(app, request, route, undefined)
-      const now = () => Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()
+      const now = () =>
+        Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()
       // a path that is not exactly a route (`/x/`, `//x`, `/X`, `/x;y`) is a 404, counted
       // against the IP: it never reaches the router, so it cannot slip past a limit keyed on the route
       if (route === undefined) {
-        return metered(Effect.succeed(failure(404, messages.notFound(request.method, path), route)), request, route, now())
+        return metered(
+          Effect.succeed(failure(404, messages.notFound(request.method, path), route)),
+          request,
+          route,
+          now()
+        )
       }
       const refused = refusal(request, route)
       const bounded = refused !== undefined
@@ -346,56 +364,66 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
 
     /** Records the answer of an API request (not of the mounted paths) in the history. */
     const recorded = (answer: HttpApp.Default, log: History.Service): HttpApp.Default =>
-      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
-        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-        const path = Routes.pathOf(request.url)
-        if (unmeteredPaths.has(path)) return answer
-        const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
-        const start = clock.unsafeCurrentTimeMillis()
-        return Effect.map(answer, (response) => {
-          const end = clock.unsafeCurrentTimeMillis()
-          const apiKey = request.headers[Api.apiKeyHeader]
-          const limit = response.headers[RateLimit.headerNames.limit]
-          log.request({
-            at: start,
-            method: request.method,
-            path,
-            operation: routes.get(Routes.key(request.method, path))?.operation ?? `${request.method} ${path}`,
-            status: response.status,
-            latencyMillis: end - start,
-            keyId: apiKey === undefined ? null : Option.getOrNull(Option.map(accounts.resolve(apiKey), (owner) => owner.keyId)),
-            rateLimit: limit === undefined ? null : {
-              limit,
-              remaining: response.headers[RateLimit.headerNames.remaining] ?? "",
-              reset: response.headers[RateLimit.headerNames.reset] ?? ""
-            }
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>(
+        (fiber) => {
+          const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+          const path = Routes.pathOf(request.url)
+          if (unmeteredPaths.has(path)) return answer
+          const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
+          const start = clock.unsafeCurrentTimeMillis()
+          return Effect.map(answer, (response) => {
+            const end = clock.unsafeCurrentTimeMillis()
+            const apiKey = request.headers[Api.apiKeyHeader]
+            const limit = response.headers[RateLimit.headerNames.limit]
+            log.request({
+              at: start,
+              method: request.method,
+              path,
+              operation: routes.get(Routes.key(request.method, path))?.operation ?? `${request.method} ${path}`,
+              status: response.status,
+              latencyMillis: end - start,
+              keyId: apiKey === undefined
+                ? null
+                : Option.getOrNull(Option.map(accounts.resolve(apiKey), (owner) => owner.keyId)),
+              rateLimit: limit === undefined ? null : {
+                limit,
+                remaining: response.headers[RateLimit.headerNames.remaining] ?? "",
+                reset: response.headers[RateLimit.headerNames.reset] ?? ""
+              }
+            })
+            return response
           })
-          return response
-        })
-      })
+        }
+      )
 
     const answered = (app: HttpApp.Default): HttpApp.Default =>
-      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
-        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-        const path = Routes.pathOf(request.url)
-        const route = routes.get(Routes.key(request.method, path))
-        const unmetered = route?.group === "sandbox"
-        try {
-          if (options.latencyMillis > 0 && !unmetered) {
-            // the mounted paths get the latency too; the budgets are read after it
-            return Effect.zipRight(
-              Effect.sleep(options.latencyMillis),
-              Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>(
-                (after) => handle(app, after, request, path, route)
-              )
-            ).pipe(Effect.catchAllCause((cause) => toResponse(cause, request, route)))
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>(
+        (fiber) => {
+          const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+          const path = Routes.pathOf(request.url)
+          const route = routes.get(Routes.key(request.method, path))
+          const unmetered = route?.group === "sandbox"
+          try {
+            if (options.latencyMillis > 0 && !unmetered) {
+              // the mounted paths get the latency too; the budgets are read after it
+              return Effect.zipRight(
+                Effect.sleep(options.latencyMillis),
+                Effect.withFiberRuntime<
+                  HttpServerResponse.HttpServerResponse,
+                  never,
+                  HttpServerRequest.HttpServerRequest
+                >(
+                  (after) => handle(app, after, request, path, route)
+                )
+              ).pipe(Effect.catchAllCause((cause) => toResponse(cause, request, route)))
+            }
+            return handle(app, fiber, request, path, route)
+          } catch (defect) {
+            // a defect of this middleware itself is an envelope too
+            return toResponse(Cause.die(defect), request, route)
           }
-          return handle(app, fiber, request, path, route)
-        } catch (defect) {
-          // a defect of this middleware itself is an envelope too
-          return toResponse(Cause.die(defect), request, route)
         }
-      })
+      )
 
     return (app: HttpApp.Default): HttpApp.Default =>
       history === undefined ? answered(app) : recorded(answered(app), history)

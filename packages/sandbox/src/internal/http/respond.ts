@@ -1,9 +1,4 @@
-import {
-  type HttpApiEndpoint,
-  type HttpApiGroup,
-  HttpApiSchema,
-  HttpServerResponse
-} from "@effect/platform"
+import { type HttpApiEndpoint, type HttpApiGroup, HttpApiSchema, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema, SchemaAST } from "effect"
 
 type Success<G, N extends string> = HttpApiEndpoint.HttpApiEndpoint.Success<

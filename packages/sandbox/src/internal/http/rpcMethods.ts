@@ -60,7 +60,11 @@ const maxTransactionText = { base64: 5464, base58: 5594 } as const
 
 const toWire = (text: string, encoding: string | undefined) =>
   Effect.suspend(() => {
-    const kind = encoding === "base64" ? "base64" : encoding === undefined || encoding === "base58" ? "base58" : undefined
+    const kind = encoding === "base64"
+      ? "base64"
+      : encoding === undefined || encoding === "base58"
+      ? "base58"
+      : undefined
     if (kind === undefined) return Effect.fail(invalidParams(`unsupported transaction encoding ${encoding}`))
     if (text.length > maxTransactionText[kind]) {
       return Effect.fail(
@@ -226,12 +230,16 @@ export const handle = Effect.fn("Rpc.handle")(function*(method: string, params: 
     }
     case "requestAirdrop": {
       const [address, lamports] = yield* decodeParams(AirdropParams, params)
-      if (!Number.isSafeInteger(lamports) || lamports <= 0) return yield* invalidParams("lamports must be a positive integer")
+      if (!Number.isSafeInteger(lamports) || lamports <= 0) {
+        return yield* invalidParams("lamports must be a positive integer")
+      }
       return yield* ledger.airdrop(address, BigInt(lamports))
     }
     case "getMinimumBalanceForRentExemption": {
       const [size] = yield* decodeParams(RentParams, params)
-      if (!Number.isSafeInteger(size) || size < 0) return yield* invalidParams("data length must be a non-negative integer")
+      if (!Number.isSafeInteger(size) || size < 0) {
+        return yield* invalidParams("data length must be a non-negative integer")
+      }
       return n(ledger.minimumBalance(size))
     }
     default:

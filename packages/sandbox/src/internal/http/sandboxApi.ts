@@ -91,12 +91,18 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
     HttpApiEndpoint.post("createHolding", "/holdings")
       .setPayload(Market.CreateHoldingInput)
       .addSuccess(Envelope.Success(Market.HoldingView))
-      .annotate(OpenApi.Summary, "Sandbox-only: hold a balance (wrapped SOL or the Token-2022 quote mint) for a claimer in the token's holding vault")
+      .annotate(
+        OpenApi.Summary,
+        "Sandbox-only: hold a balance (wrapped SOL or the Token-2022 quote mint) for a claimer in the token's holding vault"
+      )
   )
   .add(
     HttpApiEndpoint.get("quoteMints", "/quote-mints")
       .addSuccess(Envelope.Success(Schema.Array(Market.QuoteMintView)))
-      .annotate(OpenApi.Summary, "Sandbox-only: the quote mints (wrapped SOL, the Token-2022 mint) and their transfer fees")
+      .annotate(
+        OpenApi.Summary,
+        "Sandbox-only: the quote mints (wrapped SOL, the Token-2022 mint) and their transfer fees"
+      )
   )
   .add(
     HttpApiEndpoint.post("setTransferFee", "/quote-mints/transfer-fee")

@@ -5,8 +5,7 @@ import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from "@sol
 import { derive } from "./seeded.js"
 
 /** The 32 secret-key bytes of `label` under `seed`. */
-export const derivedSecret = (seed: string, label: string): Uint8Array =>
-  new Uint8Array(derive(seed, label))
+export const derivedSecret = (seed: string, label: string): Uint8Array => new Uint8Array(derive(seed, label))
 
 /** The Ed25519 signer for `label` under `seed` (same seed and label, same key). */
 export const deriveSigner = (seed: string, label: string): Promise<KeyPairSigner> =>

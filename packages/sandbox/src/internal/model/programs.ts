@@ -82,7 +82,13 @@ export const transferSol = (
 })
 
 /** System createAccount: `payer` funds `account` (both sign). */
-export const createAccount = (payer: Address, account: Address, lamports: bigint, space: number, owner: Address): Instruction => ({
+export const createAccount = (
+  payer: Address,
+  account: Address,
+  lamports: bigint,
+  space: number,
+  owner: Address
+): Instruction => ({
   programAddress: SYSTEM_PROGRAM,
   accounts: [writableSigner(payer), writableSigner(account)],
   data: concat(u32Bytes(0), u64Bytes(lamports), u64Bytes(BigInt(space)), addressEncoder.encode(owner))
@@ -149,7 +155,12 @@ export const mintTo = (
 })
 
 /** SPL Token Transfer. */
-export const transferToken = (source: Address, destination: Address, authority: Address, amount: bigint): Instruction => ({
+export const transferToken = (
+  source: Address,
+  destination: Address,
+  authority: Address,
+  amount: bigint
+): Instruction => ({
   programAddress: TOKEN_PROGRAM,
   accounts: [writable(source), writable(destination), signer(authority)],
   data: concat([3], u64Bytes(amount))
@@ -213,7 +224,10 @@ export const memoKind = (text: string): string | undefined =>
     : undefined
 
 /** The lookup table address of `authority` created at `recentSlot`, and its bump. */
-export const lookupTableAddress = async (authority: Address, recentSlot: bigint): Promise<readonly [Address, number]> => {
+export const lookupTableAddress = async (
+  authority: Address,
+  recentSlot: bigint
+): Promise<readonly [Address, number]> => {
   const [table, bump] = await getProgramDerivedAddress({
     programAddress: ALT_PROGRAM,
     seeds: [addressEncoder.encode(authority), u64Bytes(recentSlot)]
@@ -222,14 +236,25 @@ export const lookupTableAddress = async (authority: Address, recentSlot: bigint)
 }
 
 /** Address Lookup Table CreateLookupTable (the authority signs, as the program accepts). */
-export const createLookupTable = (table: Address, authority: Address, payer: Address, recentSlot: bigint, bump: number): Instruction => ({
+export const createLookupTable = (
+  table: Address,
+  authority: Address,
+  payer: Address,
+  recentSlot: bigint,
+  bump: number
+): Instruction => ({
   programAddress: ALT_PROGRAM,
   accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
   data: concat(u32Bytes(0), u64Bytes(recentSlot), [bump])
 })
 
 /** Address Lookup Table ExtendLookupTable. */
-export const extendLookupTable = (table: Address, authority: Address, payer: Address, addresses: ReadonlyArray<Address>): Instruction => ({
+export const extendLookupTable = (
+  table: Address,
+  authority: Address,
+  payer: Address,
+  addresses: ReadonlyArray<Address>
+): Instruction => ({
   programAddress: ALT_PROGRAM,
   accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
   data: concat(u32Bytes(2), u64Bytes(BigInt(addresses.length)), ...addresses.map((a) => addressEncoder.encode(a)))
@@ -304,7 +329,12 @@ export const transferCheckedWithFee = (
 })
 
 /** Token-2022 SetTransferFee: the new schedule becomes active two epochs after the current one. */
-export const setTransferFee = (mint: Address, authority: Address, basisPoints: number, maximumFee: bigint): Instruction => ({
+export const setTransferFee = (
+  mint: Address,
+  authority: Address,
+  basisPoints: number,
+  maximumFee: bigint
+): Instruction => ({
   programAddress: TOKEN_2022_PROGRAM,
   accounts: [writable(mint), signer(authority)],
   data: concat([TRANSFER_FEE_EXTENSION, 5], u16Bytes(basisPoints), u64Bytes(maximumFee))

@@ -204,7 +204,9 @@ const otherKey = (random: Random, avoid: ReadonlyArray<string>): string => {
   }
 }
 
-const stageTampering: { readonly [K in Exclude<Kind, "forward-depends-on">]: (stage: Plan.Stage, random: Random) => Plan.Stage } = {
+const stageTampering: {
+  readonly [K in Exclude<Kind, "forward-depends-on">]: (stage: Plan.Stage, random: Random) => Plan.Stage
+} = {
   "flip-byte": (stage, random) => {
     const bytes = wire(stage)
     const { message, messageEnd } = layout(bytes, stage.format)

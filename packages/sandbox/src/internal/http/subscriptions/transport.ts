@@ -74,7 +74,12 @@ export const accept = (
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() => ({
-        server: new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, clientTracking: true, perMessageDeflate: false }),
+        server: new WebSocketServer({
+          noServer: true,
+          maxPayload: maxMessageBytes,
+          clientTracking: true,
+          perMessageDeflate: false
+        }),
         state: { accepting: true }
       })),
       ({ server, state }) =>
@@ -90,7 +95,11 @@ export const accept = (
           socket,
           503,
           "Service Unavailable",
-          JsonRpc.errorReply(null, -32603, `Connection refused: at most ${maxConnections} WebSocket connections at a time`)
+          JsonRpc.errorReply(
+            null,
+            -32603,
+            `Connection refused: at most ${maxConnections} WebSocket connections at a time`
+          )
         )
         return
       }

@@ -47,7 +47,12 @@ const computeBudgetInstructions: Readonly<Record<number, string>> = {
   4: "setLoadedAccountsDataSizeLimit"
 }
 
-const lookupTableInstructions: Readonly<Record<number, string>> = { 0: "create", 2: "extend", 3: "deactivate", 4: "close" }
+const lookupTableInstructions: Readonly<Record<number, string>> = {
+  0: "create",
+  2: "extend",
+  3: "deactivate",
+  4: "close"
+}
 
 const hex = (bytes: Uint8Array, max: number): string =>
   Buffer.from(bytes.subarray(0, max)).toString("hex") + (bytes.length > max ? "…" : "")

@@ -55,7 +55,11 @@ const boundedLogs = (logs: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 /** The entry of a landed transaction whose `message` was read from its wire; `known` when the sandbox handed it out. */
-export const entryOf = (record: LandedRecord, message: Uint8Array | undefined, known: Kind | undefined): TransactionEntry => {
+export const entryOf = (
+  record: LandedRecord,
+  message: Uint8Array | undefined,
+  known: Kind | undefined
+): TransactionEntry => {
   const failed = record.err !== null
   const { kind, label } = known ?? kindOfMemo(record.logs)
   return {
@@ -69,6 +73,8 @@ export const entryOf = (record: LandedRecord, message: Uint8Array | undefined, k
     computeUnits: record.computeUnitsConsumed.toString(),
     logs: boundedLogs(record.logs),
     instructions: message === undefined ? [] : decodeInstructions(message),
-    error: failed ? JSON.stringify(record.err, (_, value) => typeof value === "bigint" ? value.toString() : value) : null
+    error: failed
+      ? JSON.stringify(record.err, (_, value) => typeof value === "bigint" ? value.toString() : value)
+      : null
   }
 }

@@ -39,7 +39,10 @@ export const make = (svm: LiteSVM, blockhashValidity: number): BlockClock => {
   let latest: string = svm.latestBlockhash()
   // blockhash -> the last block height at which it is valid
   const blockhashes = new Map<string, bigint>([[latest, heightOf(slot) + validity]])
-  let slotHashes: Array<{ slot: bigint; hash: string }> = svm.getSlotHashes().map((s) => ({ slot: s.slot, hash: s.hash }))
+  let slotHashes: Array<{ slot: bigint; hash: string }> = svm.getSlotHashes().map((s) => ({
+    slot: s.slot,
+    hash: s.hash
+  }))
 
   const state = (): ClockState => ({
     slot,

@@ -4,10 +4,10 @@
  * request, so it never runs dry; each airdrop carries a numbered memo, so identical requests
  * in one slot are distinct transactions.
  */
+import { build } from "@feeshare/solana/StageBuilder"
 import { isAddress, lamports } from "@solana/kit"
 import { Effect } from "effect"
 import type { LiteSVM } from "litesvm"
-import { build } from "@feeshare/solana/StageBuilder"
 import { deriveSigner } from "../keys.js"
 import { memo, memoText, SYSTEM_PROGRAM, transferSol } from "../programs.js"
 import type { BlockClock } from "./clock.js"

@@ -4,10 +4,10 @@
  * `send` with its preflight and deterministic drops, and `submit` for the sandbox's own set-up
  * transactions.
  */
+import { build } from "@feeshare/solana/StageBuilder"
 import type { Instruction, KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import { FailedTransactionMetadata, type LiteSVM } from "litesvm"
-import { build } from "@feeshare/solana/StageBuilder"
 import { memo, memoText } from "../programs.js"
 import * as Seeded from "../seeded.js"
 import * as TransactionError from "../transactionError.js"
@@ -21,8 +21,8 @@ import {
   type Simulation
 } from "./models.js"
 import type { Records } from "./records.js"
-import { type Decoded, decode } from "./wire.js"
 import type { Watchers } from "./watchers.js"
+import { decode, type Decoded } from "./wire.js"
 
 /** A number in [0, 1) from the seed and a label: deterministic drops. */
 const uniform = (seed: string, label: string): number =>
@@ -70,7 +70,9 @@ export const make = (parts: Parts) =>
         const failed = result instanceof FailedTransactionMetadata
         const meta = failed ? result.meta() : result
         const err = failed ? TransactionError.fromFailed(result) : null
-        if (failed && !skipPreflight) return yield* preflightFailure(err ?? "", meta.logs(), meta.computeUnitsConsumed())
+        if (failed && !skipPreflight) {
+          return yield* preflightFailure(err ?? "", meta.logs(), meta.computeUnitsConsumed())
+        }
         records.landed(signature, clock.slot(), err)
         const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
         records.record({
@@ -128,9 +130,13 @@ export const make = (parts: Parts) =>
       }
       if (!skipPreflight) {
         const simulation = simulate(decoded, { sigVerify: true })
-        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        if (simulation.err !== null) {
+          return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        }
       }
-      if (parts.dropRate > 0 && uniform(parts.seed, `drop:${signature}`) < parts.dropRate) return signature
+      if (parts.dropRate > 0 && uniform(parts.seed, `drop:${signature}`) < parts.dropRate) {
+        return signature
+      }
       return yield* land(decoded, signature, wire, skipPreflight)
     })
 
@@ -152,12 +158,15 @@ export const make = (parts: Parts) =>
             lifetime: { blockhash: life.blockhash, lastValidBlockHeight: life.lastValidBlockHeight },
             signers
           }),
-        catch: (error) => invalidParams(`invalid set-up transaction: ${error instanceof Error ? error.message : String(error)}`)
+        catch: (error) =>
+          invalidParams(`invalid set-up transaction: ${error instanceof Error ? error.message : String(error)}`)
       })
       const decoded = yield* decode(built.wire)
       return yield* submitLock.withPermits(1)(Effect.gen(function*() {
         const simulation = simulate(decoded, { sigVerify: true, replaceRecentBlockhash: true })
-        if (simulation.err !== null) return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        if (simulation.err !== null) {
+          return yield* preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed)
+        }
         return yield* land(decoded, decoded.signature ?? "", built.wire, false)
       }))
     })

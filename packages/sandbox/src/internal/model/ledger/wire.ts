@@ -10,8 +10,8 @@ import {
   getTransactionDecoder,
   type Transaction
 } from "@solana/kit"
-import { createHash } from "node:crypto"
 import { Effect } from "effect"
+import { createHash } from "node:crypto"
 import { LedgerError } from "./models.js"
 
 const base58 = getBase58Decoder()
@@ -59,7 +59,8 @@ const feeOf = (messageBytes: Transaction["messageBytes"]): bigint => {
 }
 
 /** Hex SHA-256 of a message's bytes: what names a transaction whoever signed it. */
-export const messageSha256 = (messageBytes: Uint8Array): string => createHash("sha256").update(messageBytes).digest("hex")
+export const messageSha256 = (messageBytes: Uint8Array): string =>
+  createHash("sha256").update(messageBytes).digest("hex")
 
 /** A wire transaction, read. */
 export interface Decoded {

@@ -3,16 +3,16 @@
  * vault, holdings in wrapped SOL or the Token-2022 quote mint), fee limits, receipts.
  */
 import type { Claims, Plan } from "@feeshare/domain"
-import type { Address, AddressesByLookupTableAddress } from "@solana/kit"
-import { Effect, Option } from "effect"
 import { stageOf } from "@feeshare/solana/StageBuilder"
 import type { Budget, BuildInput } from "@feeshare/solana/StageBuilder"
-import * as Programs from "../programs.js"
+import type { Address, AddressesByLookupTableAddress } from "@solana/kit"
+import { Effect, Option } from "effect"
 import type { Landed } from "../ledger/models.js"
-import { type LookupTable, type Quote, reject, wrappedSol } from "./state.js"
-import type { MarketState } from "./state.js"
+import * as Programs from "../programs.js"
 import { budgets } from "./constants.js"
 import type * as Payouts from "./payouts.js"
+import { type LookupTable, type Quote, reject, wrappedSol } from "./state.js"
+import type { MarketState } from "./state.js"
 
 /** The operations of this area over the market's state. */
 export const make = (market: MarketState, payouts: Payouts.Service) => {
@@ -38,7 +38,10 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
   }
 
   const stage = (input: StageInput) =>
-    Effect.map(prepare(input.build, input.apply), (built) => stageOf({ ...input, lifetime: input.build.lifetime }, built))
+    Effect.map(
+      prepare(input.build, input.apply),
+      (built) => stageOf({ ...input, lifetime: input.build.lifetime }, built)
+    )
 
   const setupStages = (wallet: Address, wsolAta: Address, existing: LookupTable | undefined) =>
     Effect.gen(function*() {
@@ -214,7 +217,10 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
         }
         return plan
       }
-      lookupTables = { ...(extra.length === 0 ? {} : yield* lookupTableContents(extra)), [table.address]: table.addresses }
+      lookupTables = {
+        ...(extra.length === 0 ? {} : yield* lookupTableContents(extra)),
+        [table.address]: table.addresses
+      }
     } else if (extra.length > 0) {
       return yield* reject(400, "additionalLookupTables apply to v0 transactions only")
     }
@@ -229,7 +235,9 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
       build: {
         format,
         feePayer: wallet,
-        instructions: [Programs.createAssociatedTokenIdempotent(wallet, payoutAta, wallet, quote.mint, quote.tokenProgram)],
+        instructions: [
+          Programs.createAssociatedTokenIdempotent(wallet, payoutAta, wallet, quote.mint, quote.tokenProgram)
+        ],
         lifetime: life,
         signers: [],
         budget,

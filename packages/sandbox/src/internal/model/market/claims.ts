@@ -52,7 +52,12 @@ export const make = (market: MarketState) => {
       return out
     })
 
-  const vaultView = (kind: "partner" | "deployer", wallet: string, vault: AggregateVault, amount: bigint): Claims.AggregateVault => ({
+  const vaultView = (
+    kind: "partner" | "deployer",
+    wallet: string,
+    vault: AggregateVault,
+    amount: bigint
+  ): Claims.AggregateVault => ({
     kind,
     wallet,
     quoteMint: Programs.NATIVE_MINT,

@@ -4,9 +4,9 @@
  */
 import type { FeeShare } from "@feeshare/domain"
 import type { PublicKey } from "@feeshare/domain/PublicKey"
+import type { Built } from "@feeshare/solana/StageBuilder"
 import type { Address } from "@solana/kit"
 import { Effect } from "effect"
-import type { Built } from "@feeshare/solana/StageBuilder"
 import * as Programs from "../programs.js"
 import { reject, sum } from "./state.js"
 import type { MarketState } from "./state.js"
@@ -75,7 +75,9 @@ export const make = (market: MarketState) => {
           {
             format: "v0",
             feePayer: partner,
-            instructions: [Programs.transferSol(state.pool.address, vault.signer.address, amount, [state.mint.address])],
+            instructions: [
+              Programs.transferSol(state.pool.address, vault.signer.address, amount, [state.mint.address])
+            ],
             lifetime: life,
             signers: [state.pool]
           },

@@ -27,14 +27,25 @@ export const make = (market: MarketState, trading: Trading.Service) => {
     const wallet = request.wallet as Address
     const mint = state.mint.address
     const instructions: Array<Instruction> = [
-      Programs.createAccount(wallet, mint, ledger.minimumBalance(Programs.MINT_SIZE), Programs.MINT_SIZE, Programs.TOKEN_PROGRAM),
+      Programs.createAccount(
+        wallet,
+        mint,
+        ledger.minimumBalance(Programs.MINT_SIZE),
+        Programs.MINT_SIZE,
+        Programs.TOKEN_PROGRAM
+      ),
       Programs.initializeMint2(mint, state.decimals, state.pool.address),
       Programs.createAssociatedTokenIdempotent(wallet, state.poolVault, state.pool.address, mint),
       Programs.mintTo(mint, state.poolVault, state.pool.address, state.supply),
       Programs.memo(Programs.memoText.service("launch", request.ipfs), [wallet])
     ]
     const initialBuy = BigInt(request.initialBuyLamports ?? 0)
-    const fresh: TokenState = { ...state, tokenReserve: state.supply, solReserve: 0n, migrated: state.flow === "damm_v2_direct" }
+    const fresh: TokenState = {
+      ...state,
+      tokenReserve: state.supply,
+      solReserve: 0n,
+      migrated: state.flow === "damm_v2_direct"
+    }
     const buy = initialBuy > 0n ? price(fresh, "buy", initialBuy) : undefined
     if (buy !== undefined) {
       if (buy.amountOut === 0n) return yield* reject(400, "initialBuyLamports is too small to buy any token")

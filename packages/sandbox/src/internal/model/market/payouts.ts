@@ -38,7 +38,15 @@ export const make = (market: MarketState) => {
       const seed = `feeshare-${kind}-${state.index}-${n}`
       const account = yield* Effect.promise(() => Programs.addressWithSeed(wallet, seed, Programs.SYSTEM_PROGRAM))
       return {
-        instruction: Programs.createAccountWithSeed(wallet, account, wallet, seed, rentExempt, 0, Programs.SYSTEM_PROGRAM),
+        instruction: Programs.createAccountWithSeed(
+          wallet,
+          account,
+          wallet,
+          seed,
+          rentExempt,
+          0,
+          Programs.SYSTEM_PROGRAM
+        ),
         landed: () => landedClaims.set(key, n + 1)
       }
     })
@@ -49,7 +57,9 @@ export const make = (market: MarketState) => {
       h.tokenMint === state.mint.address && h.authority.address === authority
     )
     return holding === undefined
-      ? Effect.fail(reject(400, `source.authority ${authority} is not a holding-vault authority of token ${state.mint.address}`))
+      ? Effect.fail(
+        reject(400, `source.authority ${authority} is not a holding-vault authority of token ${state.mint.address}`)
+      )
       : Effect.succeed(holding)
   }
 
@@ -71,7 +81,10 @@ export const make = (market: MarketState) => {
       const entry = holding.balances.get(wallet)
       const amount = entry?.held ?? 0n
       if (entry === undefined || amount === 0n) {
-        return yield* reject(400, `nothing to claim: holding vault authority ${authority} holds nothing for ${wallet} in ${state.mint.address}`)
+        return yield* reject(
+          400,
+          `nothing to claim: holding vault authority ${authority} holds nothing for ${wallet} in ${state.mint.address}`
+        )
       }
       const quote = holding.quote
       const native = quote.mint === Programs.NATIVE_MINT
@@ -107,7 +120,12 @@ export const make = (market: MarketState) => {
    * v2 pool claimed by the token's deployer, the deployer's aggregate vault: the pools' pending
    * deployer shares move into the vault and the vault pays out, in the same transaction.
    */
-  const positionPayout = (state: TokenState, wallet: Address, source: Claims.ClaimSource | null | undefined, wsolAta: Address) =>
+  const positionPayout = (
+    state: TokenState,
+    wallet: Address,
+    source: Claims.ClaimSource | null | undefined,
+    wsolAta: Address
+  ) =>
     Effect.gen(function*() {
       const share = state.shares.get(wallet)
       const amount = unclaimed(share)
@@ -115,7 +133,10 @@ export const make = (market: MarketState) => {
       const vault = withVault ? deployerVaults.get(wallet) : undefined
       const owing = vault === undefined
         ? []
-        : deployerTokens(wallet).filter((t) => t.deployerPending > 0n).map((t) => ({ token: t, amount: t.deployerPending }))
+        : deployerTokens(wallet).filter((t) => t.deployerPending > 0n).map((t) => ({
+          token: t,
+          amount: t.deployerPending
+        }))
       const vaultTotal = vault === undefined ? 0n : vault.balance + sum(owing.map((o) => o.amount))
       if (amount === 0n && vaultTotal === 0n) {
         return yield* reject(400, `nothing to claim for ${wallet} in ${state.mint.address}`)
@@ -124,7 +145,9 @@ export const make = (market: MarketState) => {
       const instructions: Array<Instruction> = [once.instruction]
       const signers = new Map<string, KeyPairSigner>()
       if (amount > 0n) {
-        instructions.push(Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey]))
+        instructions.push(
+          Programs.transferSol(state.pool.address, wsolAta, amount, [state.mint.address, state.configKey])
+        )
         signers.set(state.pool.address, state.pool)
       }
       if (vault !== undefined && vaultTotal > 0n) {

@@ -4,9 +4,9 @@
  * re-exports every name.
  */
 import type { Analytics, Claims, FeeShare, Launch, Plan, Trade } from "@feeshare/domain"
+import { BasisPoints } from "@feeshare/domain/BasisPoints"
 import { PublicKey } from "@feeshare/domain/PublicKey"
 import { RawAmount } from "@feeshare/domain/RawAmount"
-import { BasisPoints } from "@feeshare/domain/BasisPoints"
 import { Context, type Effect, Schema } from "effect"
 
 /**
@@ -230,7 +230,9 @@ export declare namespace Market {
     readonly createPlan: (request: Claims.ClaimPlanRequest) => Effect.Effect<Plan.TransactionPlan, Rejection>
     readonly positions: (wallet: PublicKey) => Effect.Effect<ReadonlyArray<Claims.ClaimablePosition>, Rejection>
     readonly vaults: (wallet: PublicKey) => Effect.Effect<typeof Claims.VaultClaimables.Type, Rejection>
-    readonly updateConfig: (request: FeeShare.UpdateConfigRequest) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
+    readonly updateConfig: (
+      request: FeeShare.UpdateConfigRequest
+    ) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
     readonly partnerClaim: (partnerWallet: PublicKey) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
     readonly adminList: (wallet: PublicKey) => Effect.Effect<typeof FeeShare.AdminTokens.Type, Rejection>
     /** The launch transaction, base58, already signed by the mint. */
@@ -250,7 +252,9 @@ export declare namespace Market {
     readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>
     /** The quote mints and their transfer-fee schedules, as on the ledger now. */
     readonly quoteMints: Effect.Effect<ReadonlyArray<typeof QuoteMintView.Type>, Rejection>
-    readonly setTransferFee: (input: typeof SetTransferFeeInput.Type) => Effect.Effect<typeof QuoteMintView.Type, Rejection>
+    readonly setTransferFee: (
+      input: typeof SetTransferFeeInput.Type
+    ) => Effect.Effect<typeof QuoteMintView.Type, Rejection>
     readonly state: Effect.Effect<typeof LedgerState.Type>
   }
 }

@@ -5,9 +5,10 @@
 import * as BasisPoints from "@feeshare/domain/BasisPoints"
 import type { Instruction } from "@solana/kit"
 import { Effect, Option } from "effect"
-import * as Programs from "../programs.js"
 import { maxAirdropLamports } from "../ledger/faucet.js"
 import type { ClockState } from "../ledger/models.js"
+import * as Programs from "../programs.js"
+import { economics } from "./constants.js"
 import type {
   AdvanceSlotsInput,
   AirdropInput,
@@ -25,7 +26,6 @@ import type {
 } from "./service.js"
 import { type Holding, type Quote, reject, type TokenState, wrappedSol } from "./state.js"
 import type { MarketState } from "./state.js"
-import { economics } from "./constants.js"
 
 /** The operations of this area over the market's state. */
 export const make = (market: MarketState) =>
@@ -143,7 +143,9 @@ export const make = (market: MarketState) =>
         admin: input.admin,
         partner: input.partner ?? null,
         claimers: input.claimers,
-        customFeeVault: input.customFeeVault === true ? (yield* signer(`token/${state.index}/custom-fee-vault`)).address : null
+        customFeeVault: input.customFeeVault === true
+          ? (yield* signer(`token/${state.index}/custom-fee-vault`)).address
+          : null
       }
       return configView(state)
     }, setupLock.withPermits(1))
@@ -161,7 +163,9 @@ export const make = (market: MarketState) =>
         quote,
         // wrapped SOL keeps the authority it always had; another quote mint has its own
         authority: yield* signer(
-          quote === wrappedSol ? `token/${state.index}/holding-authority` : `token/${state.index}/holding-authority/${quote.mint}`
+          quote === wrappedSol
+            ? `token/${state.index}/holding-authority`
+            : `token/${state.index}/holding-authority/${quote.mint}`
         ),
         balances: new Map()
       }
@@ -249,11 +253,19 @@ export const make = (market: MarketState) =>
 
     const setTransferFee = Effect.fn("Market.setTransferFee")(function*(input: typeof SetTransferFeeInput.Type) {
       if (input.mint !== extended.quote.mint) {
-        return yield* reject(400, `mint: ${input.mint} is not the sandbox's Token-2022 quote mint ${extended.quote.mint}`)
+        return yield* reject(
+          400,
+          `mint: ${input.mint} is not the sandbox's Token-2022 quote mint ${extended.quote.mint}`
+        )
       }
       yield* submitAs2022Authority(
         `set the transfer fee of ${input.mint}`,
-        [Programs.setTransferFee(extended.quote.mint, extended.authority.address, input.basisPoints, input.maximumFeeRaw)]
+        [Programs.setTransferFee(
+          extended.quote.mint,
+          extended.authority.address,
+          input.basisPoints,
+          input.maximumFeeRaw
+        )]
       )
       // Token-2022 applies the new schedule two epochs after the current one: those epochs pass now
       yield* ledger.advanceEpochs(2)
@@ -275,77 +287,89 @@ export const make = (market: MarketState) =>
 
     const advanceSlots = (input: typeof AdvanceSlotsInput.Type) => Effect.map(ledger.advance(input.slots), clockView)
 
-    const state = Effect.map(Effect.zip(ledger.clock, quoteMints), ([clock, quoteMintViews]): typeof LedgerState.Type => ({
-      clock: clockView(clock),
-      quoteMints: quoteMintViews.map((q) => ({
-        mint: q.mint,
-        tokenProgram: q.tokenProgram,
-        decimals: q.decimals,
-        transferFee: q.transferFee === null
-          ? null
-          : { basisPoints: q.transferFee.basisPoints, maximumFeeRaw: q.transferFee.maximumFeeRaw.toString() }
-      })),
-      tokens: [...tokens.values()].map((t) => ({
-        mint: t.mint.address,
-        symbol: t.symbol,
-        launched: t.launched,
-        migrated: t.migrated,
-        quoteMint: Programs.NATIVE_MINT,
-        lifetimeFees: t.lifetimeFees,
-        name: t.name,
-        creator: t.creator,
-        decimals: t.decimals,
-        flow: t.flow,
-        configKey: t.configKey,
-        poolAuthority: t.pool.address,
-        poolTokenVault: t.poolVault,
-        solReserve: t.solReserve.toString(),
-        tokenReserve: t.tokenReserve.toString(),
-        unpaidFees: t.unpaidFees.toString(),
-        partnerPending: t.partnerPending.toString(),
-        deployerPending: t.deployerPending.toString(),
-        feeShare: {
-          admin: t.config.admin,
-          partner: t.config.partner,
-          claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps }))
-        },
-        shares: [...t.shares].map(([wallet, s]) => ({
+    const state = Effect.map(
+      Effect.zip(ledger.clock, quoteMints),
+      ([clock, quoteMintViews]): typeof LedgerState.Type => ({
+        clock: clockView(clock),
+        quoteMints: quoteMintViews.map((q) => ({
+          mint: q.mint,
+          tokenProgram: q.tokenProgram,
+          decimals: q.decimals,
+          transferFee: q.transferFee === null
+            ? null
+            : { basisPoints: q.transferFee.basisPoints, maximumFeeRaw: q.transferFee.maximumFeeRaw.toString() }
+        })),
+        tokens: [...tokens.values()].map((t) => ({
+          mint: t.mint.address,
+          symbol: t.symbol,
+          launched: t.launched,
+          migrated: t.migrated,
+          quoteMint: Programs.NATIVE_MINT,
+          lifetimeFees: t.lifetimeFees,
+          name: t.name,
+          creator: t.creator,
+          decimals: t.decimals,
+          flow: t.flow,
+          configKey: t.configKey,
+          poolAuthority: t.pool.address,
+          poolTokenVault: t.poolVault,
+          solReserve: t.solReserve.toString(),
+          tokenReserve: t.tokenReserve.toString(),
+          unpaidFees: t.unpaidFees.toString(),
+          partnerPending: t.partnerPending.toString(),
+          deployerPending: t.deployerPending.toString(),
+          feeShare: {
+            admin: t.config.admin,
+            partner: t.config.partner,
+            claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps }))
+          },
+          shares: [...t.shares].map(([wallet, s]) => ({
+            wallet,
+            unclaimed: (s.dbc + s.damm).toString(),
+            claimed: s.claimed.toString()
+          }))
+        })),
+        partnerVaults: [...partnerVaults].map(([partner, v]) => ({
+          partner,
+          vault: v.signer.address,
+          balance: v.balance.toString(),
+          claimed: v.claimed.toString()
+        })),
+        deployerVaults: [...deployerVaults].map(([deployer, v]) => ({
+          deployer,
+          vault: v.signer.address,
+          balance: v.balance.toString(),
+          claimed: v.claimed.toString()
+        })),
+        holdings: [...holdings.values()].flatMap((h) =>
+          [...h.balances].map(([claimer, b]) => ({
+            mint: h.tokenMint,
+            quoteMint: h.quote.mint,
+            authority: h.authority.address,
+            claimer,
+            held: b.held.toString(),
+            claimed: b.claimed.toString()
+          }))
+        ),
+        lookupTables: [...tables].map(([wallet, t]) => ({
           wallet,
-          unclaimed: (s.dbc + s.damm).toString(),
-          claimed: s.claimed.toString()
+          address: t.address,
+          extended: t.extended,
+          extendedSlot: t.extendedSlot.toString()
         }))
-      })),
-      partnerVaults: [...partnerVaults].map(([partner, v]) => ({
-        partner,
-        vault: v.signer.address,
-        balance: v.balance.toString(),
-        claimed: v.claimed.toString()
-      })),
-      deployerVaults: [...deployerVaults].map(([deployer, v]) => ({
-        deployer,
-        vault: v.signer.address,
-        balance: v.balance.toString(),
-        claimed: v.claimed.toString()
-      })),
-      holdings: [...holdings.values()].flatMap((h) =>
-        [...h.balances].map(([claimer, b]) => ({
-          mint: h.tokenMint,
-          quoteMint: h.quote.mint,
-          authority: h.authority.address,
-          claimer,
-          held: b.held.toString(),
-          claimed: b.claimed.toString()
-        }))
-      ),
-      lookupTables: [...tables].map(([wallet, t]) => ({
-        wallet,
-        address: t.address,
-        extended: t.extended,
-        extendedSlot: t.extendedSlot.toString()
-      }))
-    }))
+      })
+    )
 
-    return { createToken, createFeeShareConfig, createHolding, airdrop, advanceSlots, quoteMints, setTransferFee, state }
+    return {
+      createToken,
+      createFeeShareConfig,
+      createHolding,
+      airdrop,
+      advanceSlots,
+      quoteMints,
+      setTransferFee,
+      state
+    }
   })
 
 /** The operations of this area. */

@@ -6,17 +6,17 @@
 import type { Claims } from "@feeshare/domain"
 import * as BasisPoints from "@feeshare/domain/BasisPoints"
 import * as RawAmount from "@feeshare/domain/RawAmount"
-import type { Address, AddressesByLookupTableAddress, KeyPairSigner } from "@solana/kit"
-import { Effect, Option } from "effect"
 import { build, sizeLimit } from "@feeshare/solana/StageBuilder"
 import type { BuildInput } from "@feeshare/solana/StageBuilder"
+import type { Address, AddressesByLookupTableAddress, KeyPairSigner } from "@solana/kit"
+import { Effect, Option } from "effect"
 import { deriveSigner } from "../keys.js"
-import * as Programs from "../programs.js"
 import type { Landed } from "../ledger/models.js"
 import { Ledger } from "../ledger/service.js"
 import type { Options } from "../options.js"
-import { Rejection } from "./service.js"
+import * as Programs from "../programs.js"
 import { economics, quoteMint2022 } from "./constants.js"
+import { Rejection } from "./service.js"
 
 export interface Claimer {
   readonly wallet: string
@@ -145,7 +145,13 @@ export const make = (options: Pick<Options, "seed">) =>
       yield* ledger.airdrop(authority.address, 10n * 1_000_000_000n)
       const size = Programs.TRANSFER_FEE_MINT_SIZE
       yield* ledger.submit([
-        Programs.createAccount(authority.address, mint.address, ledger.minimumBalance(size), size, Programs.TOKEN_2022_PROGRAM),
+        Programs.createAccount(
+          authority.address,
+          mint.address,
+          ledger.minimumBalance(size),
+          size,
+          Programs.TOKEN_2022_PROGRAM
+        ),
         Programs.initializeTransferFeeConfig(
           mint.address,
           authority.address,
@@ -155,7 +161,11 @@ export const make = (options: Pick<Options, "seed">) =>
         ),
         Programs.initializeMint2(mint.address, quoteMint2022.decimals, authority.address, Programs.TOKEN_2022_PROGRAM)
       ], [authority, mint])
-      const quote: Quote = { mint: mint.address, tokenProgram: Programs.TOKEN_2022_PROGRAM, decimals: quoteMint2022.decimals }
+      const quote: Quote = {
+        mint: mint.address,
+        tokenProgram: Programs.TOKEN_2022_PROGRAM,
+        decimals: quoteMint2022.decimals
+      }
       return { quote, authority }
     }).pipe(Effect.orDie)
 
@@ -169,10 +179,14 @@ export const make = (options: Pick<Options, "seed">) =>
       Effect.gen(function*() {
         const built = yield* Effect.tryPromise({
           try: () => build(input),
-          catch: (error) => reject(500, `could not build the transaction: ${error instanceof Error ? error.message : String(error)}`)
+          catch: (error) =>
+            reject(500, `could not build the transaction: ${error instanceof Error ? error.message : String(error)}`)
         })
         if (built.size.bytes > sizeLimit(input.format)) {
-          return yield* reject(400, `the transaction would take ${built.size.bytes} bytes, over the ${sizeLimit(input.format)}-byte limit`)
+          return yield* reject(
+            400,
+            `the transaction would take ${built.size.bytes} bytes, over the ${sizeLimit(input.format)}-byte limit`
+          )
         }
         if (apply !== undefined) {
           const clock = yield* ledger.clock
@@ -220,7 +234,12 @@ export const make = (options: Pick<Options, "seed">) =>
       const deployerShare = state.migrated ? (fee * BigInt(economics.deployerFeeBps)) / 10_000n : 0n
       state.partnerPending += partnerShare
       state.deployerPending += deployerShare
-      const parts = BasisPoints.split(fee - partnerShare - deployerShare, state.config.claimers.map((c) => c.bps))
+      const parts = BasisPoints.split(
+        fee - partnerShare - deployerShare,
+        state.config.claimers.map((c) =>
+          c.bps
+        )
+      )
       state.config.claimers.forEach((claimer, i) => {
         const share = shareOf(state, claimer.wallet)
         const part = parts[i] ?? 0n
@@ -238,7 +257,8 @@ export const make = (options: Pick<Options, "seed">) =>
       Effect.flatMap(ledger.balance(address), (balance): Effect.Effect<void, Rejection> =>
         balance >= rentExempt ? Effect.void : Effect.mapError(
           Effect.asVoid(ledger.airdrop(address, rentExempt - balance)),
-          (error) => reject(400, `could not fund the ${role} ${address} for rent: ${error.message}`)
+          (error) =>
+            reject(400, `could not fund the ${role} ${address} for rent: ${error.message}`)
         ))
 
     /**
@@ -249,8 +269,14 @@ export const make = (options: Pick<Options, "seed">) =>
     const fundedVault = (kind: "partner" | "deployer", wallet: string) =>
       Effect.gen(function*() {
         const existing = (kind === "partner" ? partnerVaults : deployerVaults).get(wallet)
-        if (existing !== undefined) return existing
-        const vault: AggregateVault = { signer: yield* signer(`${kind}/${wallet}/${Programs.NATIVE_MINT}`), balance: 0n, claimed: 0n }
+        if (existing !== undefined) {
+          return existing
+        }
+        const vault: AggregateVault = {
+          signer: yield* signer(`${kind}/${wallet}/${Programs.NATIVE_MINT}`),
+          balance: 0n,
+          claimed: 0n
+        }
         yield* fundRent(`${kind} vault`, vault.signer.address)
         return vault
       })
@@ -260,7 +286,8 @@ export const make = (options: Pick<Options, "seed">) =>
         Effect.gen(function*() {
           const account = yield* ledger.account(table)
           const contents = Option.flatMap(
-            Option.filter(account, (a) => a.owner === Programs.ALT_PROGRAM),
+            Option.filter(account, (a) =>
+              a.owner === Programs.ALT_PROGRAM),
             (a) => Option.fromNullable(Programs.lookupTableAddresses(a.data))
           )
           if (Option.isNone(contents)) return yield* reject(400, `lookup table ${table} does not exist on the ledger`)

@@ -5,9 +5,9 @@ import type { Trade } from "@feeshare/domain"
 import type { Address, Instruction } from "@solana/kit"
 import { Effect } from "effect"
 import * as Programs from "../programs.js"
+import { budgets, economics } from "./constants.js"
 import { reject, type TokenState } from "./state.js"
 import type { MarketState } from "./state.js"
-import { budgets, economics } from "./constants.js"
 
 /** A priced trade: what goes in and out, the fee, the reserve change. */
 export interface PricedTrade {
@@ -76,7 +76,10 @@ export const make = (market: MarketState) => {
       if (outputMint === Programs.NATIVE_MINT && inputMint !== Programs.NATIVE_MINT) {
         return { side: "sell" as const, state: yield* launched(inputMint) }
       }
-      return yield* reject(400, `one side of the pair must be wrapped SOL (${Programs.NATIVE_MINT}) and the other a launched token`)
+      return yield* reject(
+        400,
+        `one side of the pair must be wrapped SOL (${Programs.NATIVE_MINT}) and the other a launched token`
+      )
     })
 
   const quote = Effect.fn("Market.quote")(function*(request: Trade.QuoteRequest) {
