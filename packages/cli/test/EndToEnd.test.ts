@@ -10,10 +10,10 @@ import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Redacted } from "effect"
-import { readFileSync, statSync } from "node:fs"
 import { spawn } from "node:child_process"
+import { readFileSync, statSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
-import { createServer, type AddressInfo } from "node:net"
+import { type AddressInfo, createServer } from "node:net"
 import { join } from "node:path"
 import { bin, document, feeshare, keygenFile, temporaryDirectory } from "./support/spawn.js"
 
@@ -27,8 +27,10 @@ const claimerKey = PublicKey.fromBytes(claimer.publicKey)
 
 /** Runs `feeshare` against the sandbox with the test's config directory. */
 const cli = (...args: ReadonlyArray<string>) =>
-  Effect.flatMap(SandboxInfo, (info) =>
-    feeshare(args, { FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir }))
+  Effect.flatMap(
+    SandboxInfo,
+    (info) => feeshare(args, { FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir })
+  )
 
 /** The token set up for the tests: created through the sandbox-only routes, launched by the CLI. */
 const token = { mint: "", configKey: "", quoteMint: "" }
@@ -47,7 +49,10 @@ const lines = (text: string) => text.split("\n").filter((line) => line !== "")
 
 describe("feeshare (spawned)", () => {
   // the sandbox runs on the live clock: its block clock must tick while the CLI waits
-  layer(Sandbox.layer({ port: 0, slotMillis: 20, seed: "cli-e2e" }), { excludeTestServices: true, timeout: "120 seconds" })(
+  layer(Sandbox.layer({ port: 0, slotMillis: 20, seed: "cli-e2e" }), {
+    excludeTestServices: true,
+    timeout: "120 seconds"
+  })(
     (it) => {
       it.effect("auth login stores the key (mode 0600) without printing it; auth me uses it", () =>
         Effect.gen(function*() {
@@ -100,7 +105,17 @@ describe("feeshare (spawned)", () => {
           assert.strictEqual(launch.code, 0, launch.stderr)
           assert.match(launch.stdout, /launch\s+launch\s+landed\s+[1-9A-HJ-NP-Za-km-z]{80,90} slot \d+/)
 
-          const quote = yield* cli("trade", "quote", "--in", created.quoteMint, "--out", created.mint, "--amount", "1000000000", "--json")
+          const quote = yield* cli(
+            "trade",
+            "quote",
+            "--in",
+            created.quoteMint,
+            "--out",
+            created.mint,
+            "--amount",
+            "1000000000",
+            "--json"
+          )
           assert.strictEqual(quote.code, 0, quote.stderr)
           assert.strictEqual(quote.stderr, "")
           const parsed = document(quote) as { inAmount: string; outAmount: string; inputMint: string }
@@ -108,10 +123,30 @@ describe("feeshare (spawned)", () => {
           assert.strictEqual(parsed.inputMint, created.quoteMint)
           assert.isTrue(BigInt(parsed.outAmount) > 0n)
 
-          const human = yield* cli("trade", "quote", "--in", created.quoteMint, "--out", created.mint, "--amount", "1000000000")
+          const human = yield* cli(
+            "trade",
+            "quote",
+            "--in",
+            created.quoteMint,
+            "--out",
+            created.mint,
+            "--amount",
+            "1000000000"
+          )
           assert.match(human.stdout, /in\s+1000000000 \(1\) of So1/)
 
-          const swap = yield* cli("trade", "swap", "--in", created.quoteMint, "--out", created.mint, "--amount", "2000000000", "--keypair", creator.path)
+          const swap = yield* cli(
+            "trade",
+            "swap",
+            "--in",
+            created.quoteMint,
+            "--out",
+            created.mint,
+            "--amount",
+            "2000000000",
+            "--keypair",
+            creator.path
+          )
           assert.strictEqual(swap.code, 0, swap.stderr)
           assert.match(swap.stdout, /swap\s+swap\s+landed/)
         }).pipe(Effect.provide(FetchHttpClient.layer)))
@@ -124,7 +159,8 @@ describe("feeshare (spawned)", () => {
       const interruptedClaim = (...extra: ReadonlyArray<string>) =>
         Effect.gen(function*() {
           const info = yield* SandboxInfo
-          let child: ReturnType<typeof spawn> | undefined
+          // the claim's process, once spawned (the RPC stub interrupts it)
+          const claim: { child?: ReturnType<typeof spawn> } = {}
           let sent = false
           const rpc = yield* Effect.acquireRelease(
             Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
@@ -134,7 +170,9 @@ describe("feeshare (spawned)", () => {
                 request.on("end", () => {
                   const call = JSON.parse(body) as { id: number; method: string }
                   if (call.method === "sendTransaction") sent = true
-                  else if (call.method === "getSignatureStatuses" && sent && child?.killed === false) child.kill("SIGINT")
+                  else if (call.method === "getSignatureStatuses" && sent && claim.child?.killed === false) {
+                    claim.child.kill("SIGINT")
+                  }
                   const result = call.method === "getBlockHeight"
                     ? 1
                     : call.method === "sendTransaction"
@@ -163,7 +201,7 @@ describe("feeshare (spawned)", () => {
               stdio: ["ignore", "pipe", "pipe"]
             }
           )
-          child = spawned
+          claim.child = spawned
           let stdout = ""
           let stderr = ""
           spawned.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
@@ -181,14 +219,21 @@ describe("feeshare (spawned)", () => {
           const said = lines(stderr).filter((line) => line.includes("interrupted"))
           assert.strictEqual(said.length, 1, stderr)
           // the transaction's own signature (what the chain knows it by), for the stage that was sent
-          assert.match(said[0] ?? "", /submitted and may still land: lookup-table-create [1-9A-HJ-NP-Za-km-z]{80,90}\b/, stderr)
+          assert.match(
+            said[0] ?? "",
+            /submitted and may still land: lookup-table-create [1-9A-HJ-NP-Za-km-z]{80,90}\b/,
+            stderr
+          )
         }))
 
       it.scoped("Ctrl-C with --json: exit 130 and one JSON document on stdout naming what may still land", () =>
         Effect.gen(function*() {
           const { code, stderr, stdout } = yield* interruptedClaim("--json")
           assert.strictEqual(code, 130, stderr)
-          const parsed = JSON.parse(stdout) as { interrupted: boolean; inFlight: Array<{ stage: string; signature: string }> }
+          const parsed = JSON.parse(stdout) as {
+            interrupted: boolean
+            inFlight: Array<{ stage: string; signature: string }>
+          }
           assert.isTrue(parsed.interrupted)
           assert.strictEqual(parsed.inFlight.length, 1, stdout)
           assert.strictEqual(parsed.inFlight[0]?.stage, "lookup-table-create")
@@ -198,7 +243,16 @@ describe("feeshare (spawned)", () => {
 
       it.effect("claims claim --dry-run verifies every stage and sends nothing", () =>
         Effect.gen(function*() {
-          const dry = yield* cli("claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--dry-run", "--json")
+          const dry = yield* cli(
+            "claims",
+            "claim",
+            "--mint",
+            token.mint,
+            "--keypair",
+            claimer.path,
+            "--dry-run",
+            "--json"
+          )
           assert.strictEqual(dry.code, 0, dry.stderr)
           const result = document(dry) as {
             dryRun: boolean
@@ -213,8 +267,16 @@ describe("feeshare (spawned)", () => {
           const info = yield* SandboxInfo
           const dead = yield* closedPort
           const twoRpcs = yield* cli(
-            "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--dry-run", "--json",
-            "--rpc-url", `http://127.0.0.1:${dead},${info.rpcUrl}`
+            "claims",
+            "claim",
+            "--mint",
+            token.mint,
+            "--keypair",
+            claimer.path,
+            "--dry-run",
+            "--json",
+            "--rpc-url",
+            `http://127.0.0.1:${dead},${info.rpcUrl}`
           )
           assert.strictEqual(twoRpcs.code, 0, twoRpcs.stderr)
           assert.include(twoRpcs.stderr, "feeshare: warning: RPC endpoint failed; trying the next (endpoint=127.0.0.1:")
@@ -237,7 +299,9 @@ describe("feeshare (spawned)", () => {
 
           const claim = yield* cli("claims", "claim", "--mint", token.mint, "--keypair", claimer.path)
           assert.strictEqual(claim.code, 0, claim.stderr)
-          const progress = lines(claim.stdout).filter((line) => /^ {2}\S+\s+\S+\s+(verified|signed|submitted|landed)\b/.test(line))
+          const progress = lines(claim.stdout).filter((line) =>
+            /^ {2}\S+\s+\S+\s+(verified|signed|submitted|landed)\b/.test(line)
+          )
           const landed = progress.filter((line) => /\slanded\s/.test(line))
           assert.isTrue(landed.some((line) => /lookup_table_setup/.test(line)), claim.stdout)
           assert.isTrue(landed.some((line) => /\bclaim\s+landed/.test(line)), claim.stdout)
@@ -245,7 +309,9 @@ describe("feeshare (spawned)", () => {
           assert.match(claim.stdout, /plan rebuilt \(setup landed\)/)
 
           const stats = yield* cli("--json", "analytics", "claim-stats", "--mint", token.mint)
-          const entry = (document(stats) as Array<{ wallet: string; totalClaimed: string }>).find((s) => s.wallet === claimerKey)
+          const entry = (document(stats) as Array<{ wallet: string; totalClaimed: string }>).find((s) =>
+            s.wallet === claimerKey
+          )
           assert.strictEqual(entry?.totalClaimed, String(position?.totalClaimableLamportsUserShare))
         }))
 
@@ -255,7 +321,18 @@ describe("feeshare (spawned)", () => {
             cli("--json", "fee-share", "admins", "--keypair", creator.path),
             cli("--json", "pools"),
             cli("--json", "evm", "creation-fee"),
-            cli("fee-share", "update", "--mint", token.mint, "--claimer", `${creatorKey}:6000`, "--claimer", `${claimerKey}:3000`, "--keypair", creator.path)
+            cli(
+              "fee-share",
+              "update",
+              "--mint",
+              token.mint,
+              "--claimer",
+              `${creatorKey}:6000`,
+              "--claimer",
+              `${claimerKey}:3000`,
+              "--keypair",
+              creator.path
+            )
           ], { concurrency: 2 })
           assert.deepStrictEqual((document(admins) as { tokenMints: Array<string> }).tokenMints, [token.mint])
           assert.isTrue((document(pools) as Array<{ tokenMint: string }>).some((p) => p.tokenMint === token.mint))
@@ -263,7 +340,18 @@ describe("feeshare (spawned)", () => {
           assert.strictEqual(badSum.code, 2, badSum.stderr)
           assert.include(badSum.stderr, "basisPointsArray must sum to exactly 10000 (InvalidRequest)")
 
-          const update = yield* cli("fee-share", "update", "--mint", token.mint, "--claimer", `${creatorKey}:6000`, "--claimer", `${claimerKey}:4000`, "--keypair", creator.path)
+          const update = yield* cli(
+            "fee-share",
+            "update",
+            "--mint",
+            token.mint,
+            "--claimer",
+            `${creatorKey}:6000`,
+            "--claimer",
+            `${claimerKey}:4000`,
+            "--keypair",
+            creator.path
+          )
           assert.strictEqual(update.code, 0, update.stderr)
           assert.match(update.stdout, /entry 0\s+fee_share_update\s+landed/)
         }))
@@ -275,15 +363,30 @@ describe("feeshare (spawned)", () => {
           const deadPort = yield* closedPort
           const cases = [
             { name: "bad key", code: 3, tag: "Unauthorized", args: ["--api-key", "fs_wrong", "pools"] },
-            { name: "bad mint", code: 2, tag: "InvalidRequest", args: ["--api-key", demoKey, "analytics", "lifetime-fees", "--mint", "not-a-mint"] },
+            {
+              name: "bad mint",
+              code: 2,
+              tag: "InvalidRequest",
+              args: ["--api-key", demoKey, "analytics", "lifetime-fees", "--mint", "not-a-mint"]
+            },
             {
               name: "dead base URL",
               code: 7,
               tag: "TransportError",
               args: ["--base-url", `http://127.0.0.1:${deadPort}/api/v1`, "--api-key", demoKey, "pools"]
             },
-            { name: "nothing to claim", code: 4, tag: "BadRequest", args: ["claims", "claim", "--mint", token.mint, "--keypair", claimer.path] },
-            { name: "missing key file", code: 10, tag: "InvalidKey", args: ["claims", "claim", "--mint", token.mint, "--keypair", join(dir, "none.json")] },
+            {
+              name: "nothing to claim",
+              code: 4,
+              tag: "BadRequest",
+              args: ["claims", "claim", "--mint", token.mint, "--keypair", claimer.path]
+            },
+            {
+              name: "missing key file",
+              code: 10,
+              tag: "InvalidKey",
+              args: ["claims", "claim", "--mint", token.mint, "--keypair", join(dir, "none.json")]
+            },
             { name: "no keypair", code: 2, tag: "MissingKeypair", args: ["partner", "claim"] }
           ] as const
           const outcomes = yield* Effect.forEach(cases, (c) => cli(...c.args), { concurrency: 3 })
@@ -298,7 +401,11 @@ describe("feeshare (spawned)", () => {
           const asJson = yield* Effect.forEach(cases.slice(0, 3), (c) => cli("--json", ...c.args), { concurrency: 3 })
           for (const [i, outcome] of asJson.entries()) {
             const error = (document(outcome) as { error: { tag: string; code: number } }).error
-            assert.deepStrictEqual([error.tag, error.code, outcome.code], [cases[i]!.tag, cases[i]!.code, cases[i]!.code])
+            assert.deepStrictEqual([error.tag, error.code, outcome.code], [
+              cases[i]!.tag,
+              cases[i]!.code,
+              cases[i]!.code
+            ])
           }
           const usage = yield* cli("trade", "quote", "--bogus")
           assert.strictEqual(usage.code, 2)
@@ -307,4 +414,3 @@ describe("feeshare (spawned)", () => {
     }
   )
 })
-

@@ -92,7 +92,7 @@ describe("Abort", () => {
   it("await using closes the client at the end of the block", async () => {
     const server = await serve("hang")
     let escaped: FeeShare | undefined
-    let pending: Promise<unknown> = Promise.resolve()
+    let pending: Promise<unknown>
     const arrived = server.next()
     {
       await using feeshare = new FeeShare({ baseUrl: server.baseUrl, apiKey: "key" })
@@ -107,17 +107,25 @@ describe("Abort", () => {
 
 describe("many concurrent calls", () => {
   const pong = () =>
-    Promise.resolve(new Response(JSON.stringify({ success: true, response: [] }), { headers: { "content-type": "application/json" } }))
+    Promise.resolve(
+      new Response(JSON.stringify({ success: true, response: [] }), { headers: { "content-type": "application/json" } })
+    )
 
   it("1,000 concurrent calls, with and without one shared signal: no listener warning, no listener left", async () => {
     const warnings: Array<string> = []
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`)
     process.on("warning", onWarning)
     try {
-      await using feeshare = new FeeShare({ baseUrl: "http://feeshare.invalid/api/v1", apiKey: "key-0123456789", fetch: pong })
+      await using feeshare = new FeeShare({
+        baseUrl: "http://feeshare.invalid/api/v1",
+        apiKey: "key-0123456789",
+        fetch: pong
+      })
       const shared = new AbortController()
-      const calls = Array.from({ length: 1_000 }, (_, i) =>
-        feeshare.analytics.pools({ onlyMigrated: false }, i % 2 === 0 ? { signal: shared.signal } : undefined))
+      const calls = Array.from(
+        { length: 1_000 },
+        (_, i) => feeshare.analytics.pools({ onlyMigrated: false }, i % 2 === 0 ? { signal: shared.signal } : undefined)
+      )
       expect(getEventListeners(shared.signal, "abort").length).toBeLessThanOrEqual(1)
       expect((await Promise.all(calls)).every((pools) => pools.length === 0)).toBe(true)
       expect(getEventListeners(shared.signal, "abort")).toEqual([])
@@ -133,7 +141,10 @@ describe("many concurrent calls", () => {
     const server = await serve("hang")
     await using feeshare = new FeeShare({ baseUrl: server.baseUrl, apiKey: "key-0123456789" })
     const shared = new AbortController()
-    const aborted = Array.from({ length: 20 }, () => rejection(feeshare.analytics.pools(undefined, { signal: shared.signal })))
+    const aborted = Array.from(
+      { length: 20 },
+      () => rejection(feeshare.analytics.pools(undefined, { signal: shared.signal }))
+    )
     const other = new AbortController()
     const kept = rejection(feeshare.analytics.pools(undefined, { signal: other.signal }))
     while (server.inFlight() < 21) await server.next()

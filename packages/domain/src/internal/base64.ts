@@ -46,7 +46,7 @@ export const decode = (text: string): Uint8Array | undefined => {
     if (padding === 1) {
       const c = sextet(text, full + 2)
       if (c < 0) return undefined
-      out[o++] = ((b & 0xf) << 4) | (c >> 2)
+      out[o] = ((b & 0xf) << 4) | (c >> 2)
     }
   }
   return out
