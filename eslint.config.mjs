@@ -3,12 +3,11 @@
  * Lint and format (`npm run lint`, part of `npm test`; `npm run lint:fix` formats): ESLint with
  * typescript-eslint, and the Effect monorepo's formatting through `@effect/eslint-plugin`'s
  * `@effect/dprint` rule (dprint's TypeScript plugin as WebAssembly from npm; the dprint CLI
- * would download its plugins by URL). Import cycles fail, and so do the arrows that the
- * architecture forbids inside a package.
+ * would download its plugins by URL). The sandbox's internal layers are checked here; import
+ * cycles by scripts/import-cycles.mjs (ESLint's import plugins skip type-only imports).
  */
 import * as effectEslint from "@effect/eslint-plugin"
 import eslint from "@eslint/js"
-import { createNodeResolver, importX } from "eslint-plugin-import-x"
 import tseslint from "typescript-eslint"
 
 /** A public module of the sandbox (every one is PascalCase, or index/bin), by path or by name. */
@@ -42,7 +41,6 @@ export default tseslint.config(
   ...effectEslint.configs.dprint,
   {
     files: ["**/*.{ts,mts,mjs}"],
-    plugins: { "import-x": importX },
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",
@@ -54,17 +52,6 @@ export default tseslint.config(
         setTimeout: "readonly",
         clearTimeout: "readonly"
       }
-    },
-    settings: {
-      // `./Module.js` names the `.ts` source beside it; workspace packages resolve to their
-      // sources, as in the tests (the `@feeshare/source` export condition)
-      "import-x/resolver-next": [
-        createNodeResolver({
-          extensions: [".ts", ".mts", ".js", ".mjs"],
-          extensionAlias: { ".js": [".ts", ".js"], ".mjs": [".mts", ".mjs"] },
-          conditionNames: ["@feeshare/source", "types", "import", "default"]
-        })
-      ]
     },
     rules: {
       "@effect/dprint": ["error", {
@@ -83,8 +70,7 @@ export default tseslint.config(
       "@typescript-eslint/no-namespace": "off",
       "@typescript-eslint/no-empty-object-type": "off",
       // the code strips terminal escapes and control characters on purpose
-      "no-control-regex": "off",
-      "import-x/no-cycle": ["error", { ignoreExternal: true }]
+      "no-control-regex": "off"
     }
   },
   // the sandbox's internal modules never climb back to its public ones (which re-export them)

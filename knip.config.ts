@@ -9,6 +9,8 @@
 import type { KnipConfig } from "knip"
 
 const config: KnipConfig = {
+  // what builds write (the packages' exports name dist/ for plain node); the check reads sources
+  ignore: ["**/dist/**", "**/.build/**", "**/.tsc/**"],
   include: ["dependencies", "devDependencies", "optionalPeerDependencies", "unlisted", "unresolved", "binaries"],
   // system tools the tests and scripts run (scripts/system-parts.mjs, the PostgreSQL starter)
   ignoreBinaries: ["apt-get", "getent", "runuser"],
