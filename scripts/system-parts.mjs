@@ -91,7 +91,7 @@ export const installCommand = (debianPackages) => `apt-get install -y ${debianPa
 
 /** The line that names a missing part and how to install it. */
 export const missingLine = (part) =>
-  `missing ${part.name} (${part.usedBy}): install it with \`${
+  `missing ${part.name}, for ${part.usedBy}: install it with \`${
     installCommand([part.debianPackage])
   }\` as root, or run \`npm test\` as root`
 

@@ -55,7 +55,7 @@ describe("system parts (scripts/system-parts.mjs)", () => {
     expect(result.stderr).toContain(isRoot ? "no apt-get on PATH" : "not root")
     // only the hidden part is named
     for (const part of parts.filter((other) => other.name !== "redis-server")) {
-      expect(result.stderr).not.toContain(`missing ${part.name} `)
+      expect(result.stderr).not.toContain(`missing ${part.name},`)
     }
   })
 
