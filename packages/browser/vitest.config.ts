@@ -7,7 +7,7 @@ export default defineProject({
     name: "browser",
     include: ["test/**/*.test.ts"],
     // every file starts a sandbox and a browser of its own: one file at a time
-    fileParallelism: false,
+    poolOptions: { forks: { singleFork: true } },
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -7,7 +7,7 @@ export default defineProject({
   test: {
     name: "keeper",
     include: ["test/**/*.test.ts"],
-    fileParallelism: false,
+    poolOptions: { forks: { singleFork: true } },
     testTimeout: 180_000,
     hookTimeout: 180_000
   }

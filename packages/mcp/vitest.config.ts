@@ -7,7 +7,7 @@ export default defineProject({
   test: {
     name: "mcp",
     include: ["test/**/*.test.ts"],
-    fileParallelism: false,
+    poolOptions: { forks: { singleFork: true } },
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -5,6 +5,8 @@ export default defineProject({
   ...resolveSources,
   test: {
     name: "solana",
-    include: ["test/**/*.test.ts"]
+    include: ["test/**/*.test.ts"],
+    // no file relies on module state left by another: threads that keep modules loaded (root config)
+    pool: "threads"
   }
 })
