@@ -28,11 +28,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type BrowserContext, chromium } from "playwright-core"
+import { requirePart } from "../../../scripts/system-parts.mjs"
 
 /** Where the screenshots go (gitignored). */
 export const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url))
-
-export const chromiumPath = "/usr/bin/chromium"
 
 /** The sandbox of the test: seeded, fast slots, the first claim plan with stages served tampered. */
 export const sandboxLayer = Layer.effectDiscard(Effect.gen(function*() {
@@ -45,9 +44,11 @@ export const sandboxLayer = Layer.effectDiscard(Effect.gen(function*() {
 /** Chromium with a fresh user data directory, until the scope closes. */
 export const browser = Effect.acquireRelease(
   Effect.promise(async () => {
+    // before anything starts: a missing chromium fails at once, saying how to install it
+    const executablePath = requirePart("chromium")
     const profile = await mkdtemp(join(tmpdir(), "feeshare-explorer-profile-"))
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath,
+      executablePath,
       headless: true,
       viewport: { width: 1280, height: 900 },
       // screenshots 960 px wide: small enough to commit under docs/

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import * as Failures from "@feeshare/client/Failures"
+import * as Failures from "@feeshare/solana/Failures"
 import { CredentialsError } from "./Credentials.js"
 import { InvalidKnobs, MissingApiKey, MissingKeypair } from "./CliError.js"
 import * as Codes from "./internal/codes.js"

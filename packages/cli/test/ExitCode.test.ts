@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Failures from "@feeshare/client/Failures"
+import * as Failures from "@feeshare/solana/Failures"
 import { FeeShareError, Plan } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"

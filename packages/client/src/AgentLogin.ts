@@ -8,21 +8,6 @@ import { AgentAuth, Api, FeeShareError, PublicKey, type Signer, Validation } fro
 import { Effect, Schema } from "effect"
 
 /**
- * The wallet has MFA enabled and no code was given. Call `agentAuth.callback` with
- * `{ authCode, mfaCode, keyName }`, or `login` again with an `mfaCode`.
- *
- * @since 0.1.0
- * @category errors
- */
-export class MfaRequired extends Schema.TaggedError<MfaRequired>()("MfaRequired", {
-  /** Single-use code that pairs the MFA answer with the verified signature. */
-  authCode: Schema.String,
-  /** The MFA method the service asks for, e.g. `totp`. */
-  method: Schema.String,
-  message: Schema.String
-}) {}
-
-/**
  * @since 0.1.0
  * @category models
  */
@@ -41,7 +26,7 @@ export interface LoginOptions<E = never, R = never> {
  * @since 0.1.0
  * @category errors
  */
-export type LoginError = FeeShareError.FeeShareError | MfaRequired | Signer.SignerError
+export type LoginError = FeeShareError.FeeShareError | FeeShareError.MfaRequired | Signer.SignerError
 
 /**
  * The two agent-auth operations `login` drives.
@@ -99,7 +84,7 @@ export const login = (operations: Operations) =>
     })
     if (!AgentAuth.isMfaRequired(answer)) return answer
     if (options.mfaCode === undefined) {
-      return yield* new MfaRequired({
+      return yield* new FeeShareError.MfaRequired({
         authCode: answer.authCode,
         method: answer.mfaMethod,
         message: `the wallet requires MFA (${answer.mfaMethod}): log in again with an mfaCode`
@@ -108,7 +93,7 @@ export const login = (operations: Operations) =>
     const mfaCode = typeof options.mfaCode === "string" ? options.mfaCode : yield* options.mfaCode
     const second = yield* operations.callback({ authCode: answer.authCode, mfaCode, keyName })
     if (!AgentAuth.isMfaRequired(second)) return second
-    return yield* new MfaRequired({
+    return yield* new FeeShareError.MfaRequired({
       authCode: second.authCode,
       method: second.mfaMethod,
       message: `the service asked for MFA (${second.mfaMethod}) again after a code was given`

@@ -10,8 +10,6 @@ export * as AgentLogin from "./AgentLogin.js"
 /** @since 0.1.0 */
 export * as CallOptions from "./CallOptions.js"
 /** @since 0.1.0 */
-export * as Failures from "./Failures.js"
-/** @since 0.1.0 */
 export * as FeeShareClient from "./FeeShareClient.js"
 /** @since 0.1.0 */
 export * as RateBudget from "./RateBudget.js"

@@ -2,7 +2,6 @@ import { FeeShareError, Signer } from "@feeshare/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
 import { Effect, Redacted } from "effect"
-import { AgentLogin } from "../src/index.js"
 import * as F from "./fixtures.js"
 import { apiServer, json, makeClient, type Received, scripted, type Seen } from "./servers.js"
 
@@ -34,7 +33,7 @@ describe("agentAuth.login", () => {
     return Effect.gen(function*() {
       const client = yield* makeClient()
       const error = yield* Effect.flip(client.agentAuth.login({ signer: F.makeSigner().service, keyName: "ci" }))
-      assertInstanceOf(error, AgentLogin.MfaRequired)
+      assertInstanceOf(error, FeeShareError.MfaRequired)
       assert.deepStrictEqual([error.authCode, error.method], ["auth-code-1", "totp"])
       assert.deepStrictEqual(operations(received), ["agentAuth.init", "agentAuth.callback"])
     }).pipe(Effect.provide(apiServer(received, { mfa: true })))

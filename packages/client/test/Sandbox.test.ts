@@ -11,7 +11,7 @@
  */
 import { HttpApiClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { AgentAuth, type Claims, PublicKey, RateLimit } from "@feeshare/domain"
+import { AgentAuth, type Claims, FeeShareError, PublicKey, RateLimit } from "@feeshare/domain"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
@@ -25,7 +25,7 @@ import type { Signer } from "@feeshare/domain"
 import { assert, describe, layer } from "@effect/vitest"
 import { assertInstanceOf } from "@effect/vitest/utils"
 import { Clock, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
-import { AgentLogin, FeeShareClient } from "../src/index.js"
+import { FeeShareClient } from "../src/index.js"
 
 const SOL = 1_000_000_000n
 
@@ -108,7 +108,7 @@ describe("FeeShareClient against the sandbox", () => {
           assert.isDefined(secret)
           const anonymous = yield* clientWith()
           const asked = yield* Effect.flip(anonymous.agentAuth.login({ signer: wallet, keyName: "mfa" }))
-          assertInstanceOf(asked, AgentLogin.MfaRequired)
+          assertInstanceOf(asked, FeeShareError.MfaRequired)
           assert.strictEqual(asked.method, "totp")
           const code = Effect.map(Clock.currentTimeMillis, (now) => Totp.generate(secret ?? new Uint8Array(), now))
           const second = yield* anonymous.agentAuth.login({ signer: wallet, keyName: "mfa", mfaCode: code })

@@ -165,6 +165,21 @@ export class BudgetUnavailable extends Schema.TaggedError<BudgetUnavailable>()("
 }) {}
 
 /**
+ * Agent login: the wallet has MFA enabled and no code was given. Call `agentAuth.callback`
+ * with `{ authCode, mfaCode, keyName }`, or `login` again with an `mfaCode`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class MfaRequired extends Schema.TaggedError<MfaRequired>()("MfaRequired", {
+  /** Single-use code that pairs the MFA answer with the verified signature. */
+  authCode: Schema.String,
+  /** The MFA method the service asks for, e.g. `totp`. */
+  method: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
  * What any operation can fail with.
  *
  * @since 0.1.0

@@ -11,8 +11,7 @@
  *
  * @since 0.1.0
  */
-import * as AgentLogin from "@feeshare/client/AgentLogin"
-import * as Failures from "@feeshare/client/Failures"
+import * as Failures from "@feeshare/solana/Failures"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
@@ -131,7 +130,7 @@ export class InvalidRequest extends facade(Domain.InvalidRequest) { static { reg
  * @since 0.1.0
  * @category errors
  */
-export class MfaRequired extends facade(AgentLogin.MfaRequired) { static { register(this) } }
+export class MfaRequired extends facade(Domain.MfaRequired) { static { register(this) } }
 
 /**
  * A signer could not be loaded (missing or unreadable key file, bad JSON, wrong length,

@@ -2,7 +2,7 @@
 // @feeshare/client, from which the CLI also derives its exit codes): every core failure
 // becomes the facade class of its tag, never a Defect. The type-level checks run under
 // `tsc -b` (which covers the tests).
-import * as Failures from "@feeshare/client/Failures"
+import * as Failures from "@feeshare/solana/Failures"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import { Arbitrary, Cause, FastCheck, type Schema } from "effect"
 import * as Facade from "feeshare"

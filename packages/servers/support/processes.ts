@@ -10,6 +10,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { requirePart } from "../../../scripts/system-parts.mjs"
 
 export const workspace = fileURLToPath(new URL("../../..", import.meta.url))
 const tsx = join(workspace, "node_modules", "tsx", "dist", "cli.mjs")
@@ -71,7 +72,7 @@ export const startRedis = async (options: { readonly password?: string } = {}): 
     "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir,
     "--loglevel", "notice", ...(options.password === undefined ? [] : ["--requirepass", options.password])
   ]
-  const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "inherit"] })
+  const child = spawn(requirePart("redis-server"), args, { stdio: ["ignore", "pipe", "inherit"] })
   await lineMatching(child, /Ready to accept connections/, "redis-server")
   const cleanup = () => rmSync(dir, { recursive: true, force: true })
   const auth = options.password === undefined ? "" : `:${encodeURIComponent(options.password)}@`

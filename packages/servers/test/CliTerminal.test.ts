@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { requirePart } from "../../../scripts/system-parts.mjs"
 import { feeshare, workspace } from "../support/processes.js"
 
 const tsx = join(workspace, "node_modules", "tsx", "dist", "cli.mjs")
@@ -51,11 +52,13 @@ const startSandbox = () =>
 
 /** A tmux server of this test only (its own socket), so that nothing else is touched. */
 const socket = `feeshare-live-${process.pid}`
-const tmux = (...args: ReadonlyArray<string>): string => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" })
+const tmux = (...args: ReadonlyArray<string>): string =>
+  execFileSync(requirePart("tmux"), ["-L", socket, ...args], { encoding: "utf8" })
 
 const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`
 
 beforeAll(async () => {
+  requirePart("tmux")
   sandbox = await startSandbox()
 })
 

@@ -22,3 +22,5 @@ export * as ChainRpc from "./ChainRpc.js"
 export * as PlanExecutor from "./PlanExecutor.js"
 /** @since 0.1.0 */
 export * as Flows from "./Flows.js"
+/** @since 0.1.0 */
+export * as Failures from "./Failures.js"

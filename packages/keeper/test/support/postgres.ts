@@ -1,36 +1,21 @@
 /**
- * A throwaway PostgreSQL server for the cluster tests: Debian's `postgresql` binaries
- * (`pg_config --bindir`, else `/usr/lib/postgresql/<version>/bin`), a fresh data directory in
+ * A throwaway PostgreSQL server for the cluster tests: Debian's `postgresql` binaries (found by
+ * scripts/system-parts.mjs, which `npm test` runs first), a fresh data directory in
  * the temporary folder, a free port on loopback, trust authentication. PostgreSQL refuses to
  * run as root: as root, the directory is given to the `postgres` user and the server runs as
  * that user. `stop` ends the server and removes the directory.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { chownSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir, userInfo } from "node:os"
 import { join } from "node:path"
+import { requirePart } from "../../../../scripts/system-parts.mjs"
 
 export interface Postgres {
   readonly url: string
   readonly port: number
   readonly stop: () => void
-}
-
-const binDirectory = (): string => {
-  try {
-    const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim()
-    if (existsSync(join(dir, "initdb"))) return dir
-  } catch {
-    // pg_config comes with libpq-dev, which the server does not need: look where Debian puts it
-  }
-  const root = "/usr/lib/postgresql"
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : []
-  for (const version of versions) {
-    const dir = join(root, version, "bin")
-    if (existsSync(join(dir, "initdb"))) return dir
-  }
-  throw new Error("PostgreSQL's server binaries were not found (apt-get install postgresql)")
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -46,7 +31,7 @@ export const freePort = (): Promise<number> =>
 
 /** Starts a server and waits until it accepts connections (`pg_ctl -w`). */
 export const startPostgres = async (): Promise<Postgres> => {
-  const bin = binDirectory()
+  const bin = requirePart("postgresql")
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), "feeshare-pg-"))
   const data = join(dir, "data")

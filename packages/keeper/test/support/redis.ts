@@ -4,11 +4,12 @@
  * projects do not import each other.)
  */
 import { spawn } from "node:child_process"
+import { requirePart } from "../../../../scripts/system-parts.mjs"
 import { freePort } from "./postgres.js"
 
 export const startRedis = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
   const port = await freePort()
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+  const child = spawn(requirePart("redis-server"), ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "pipe", "inherit"]
   })
   await new Promise<void>((ready, fail) => {

@@ -3,7 +3,7 @@
  * class of its tag, whose instances gain `tag` and, without an HTTP answer, `status` 0), and
  * the registry each one joins from its class body, which the conversion reads.
  */
-import type * as Failures from "@feeshare/client/Failures"
+import type * as Failures from "@feeshare/solana/Failures"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 import type { Schema } from "effect"
 

@@ -3,16 +3,19 @@
  * call with, written once and grouped by what it means to the caller. The Promise facade
  * gives each one a facade class and the CLI an exit code, both from this table.
  *
+ * It lives here because this is where the classes meet: the client's failures are all the
+ * domain's (`FeeShareError`), which this package depends on too, so neither the client nor
+ * this package imports the other.
+ *
  * @since 0.1.0
  */
 import * as FeeShareError from "@feeshare/domain/FeeShareError"
 import * as Plan from "@feeshare/domain/Plan"
 import * as Signer from "@feeshare/domain/Signer"
-import * as Chain from "@feeshare/solana/Chain"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
-import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
-import * as TransactionRefusal from "@feeshare/solana/TransactionRefusal"
-import * as AgentLogin from "./AgentLogin.js"
+import * as Chain from "./Chain.js"
+import * as LocalSigner from "./LocalSigner.js"
+import * as PlanExecutor from "./PlanExecutor.js"
+import * as TransactionRefusal from "./TransactionRefusal.js"
 
 /**
  * The core failure classes by kind:
@@ -31,7 +34,7 @@ import * as AgentLogin from "./AgentLogin.js"
  */
 export const byKind = {
   invalid: [FeeShareError.InvalidRequest],
-  auth: [FeeShareError.Unauthorized, FeeShareError.Forbidden, AgentLogin.MfaRequired],
+  auth: [FeeShareError.Unauthorized, FeeShareError.Forbidden, FeeShareError.MfaRequired],
   refused: [FeeShareError.BadRequest, FeeShareError.NotFound],
   rateLimited: [FeeShareError.RateLimited],
   service: [FeeShareError.ServerError, FeeShareError.UnexpectedResponse],
