@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run pack [-- --out DIR]`: packs every publishable workspace (each package.json without
 // `"private": true`, in the root's `workspaces` order, which is dependency order) into one
-// folder, as `npm pack` does for a release (each `prepack` builds the package's dist/ first),
+// folder, as `npm pack` does for a release (dist/ removed, then each `prepack` builds it),
 // and prints the tarballs' paths. The folder is `dist-tarballs/` at the repository root unless
 // `--out DIR` or FEESHARE_PACK_DIR says otherwise. The consumer test packs through this module.
 import { execFile } from "node:child_process"
-import { access, mkdir, readFile } from "node:fs/promises"
+import { access, mkdir, readFile, rm } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -75,6 +75,10 @@ export const packAll = async (options = {}) => {
   const out = resolve(options.out ?? defaultOut)
   const packages = await publishablePackages(root)
   await mkdir(out, { recursive: true })
+  // every dist/ from scratch: `tsc -b` never deletes the output of a source removed since the
+  // last build, and such a stale module would be packed (and could import what the package no
+  // longer depends on)
+  for (const { folder } of packages) await rm(join(folder, "dist"), { recursive: true, force: true })
   // one `tsc -b` over every package's build first: it parses the shared declarations (effect,
   // @solana/kit) once for all of them, where each prepack's own `tsc -b` would parse them again;
   // the prepacks then find their TypeScript output up to date
