@@ -102,8 +102,9 @@ const linted = new Map<string, Promise<{ readonly publint: Outcome; readonly att
 let facade: string
 /** `@feeshare/cli` alone, as `npx @feeshare/cli` gets it. */
 let cli: string
-/** An Effect application: effect, platform-node and the Effect packages. */
+/** An Effect application: effect, platform-node and the Effect packages (its tests await it). */
 let effect: string
+let effectReady: Promise<void>
 let sandbox: {
   readonly stop: () => void
   readonly rootUrl: string
@@ -217,12 +218,12 @@ beforeAll(async () => {
   root = await temporaryDirectory("feeshare-consumer-")
   const tarballs = await mark("packed", packAll(join(root, "tarballs")))
   packed = new Map(await Promise.all([...tarballs].map(async ([name, path]) => [name, await readPacked(name, path)] as const)))
-  // the CLI first (the sandbox runs from it), then the facade, then the rest
+  // the CLI first (the sandbox runs from it), the facade, the Effect application, then the rest
   const order = ["@feeshare/cli", "feeshare", ...names.filter((name) => name !== "@feeshare/cli" && name !== "feeshare")]
-  for (const name of order) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
+  for (const name of order.slice(0, 2)) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
   effect = join(root, "effect")
-  await mkdir(effect)
-  const effectReady = inBackground(installs(async () => {
+  effectReady = inBackground(mark("effect installed", installs(async () => {
+    await mkdir(effect)
     await installProject(effect, [
       tarball("@feeshare/client"),
       tarball("@feeshare/solana"),
@@ -232,14 +233,14 @@ beforeAll(async () => {
       "@types/node@^20.19.0"
     ], packed, ["@feeshare/domain", "@feeshare/client", "@feeshare/solana"])
     await cp(join(fixtures, "effect"), effect, { recursive: true })
-  }))
+  })))
+  for (const name of order.slice(2)) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
   for (const name of order) {
     examined.set(name, inBackground(mark(`examined ${name}`, awaited(alone, name).then((project) => examine(name, project)))))
     linted.set(name, inBackground(mark(`linted ${name}`, lint(name))))
   }
   ;[cli, facade] = await Promise.all([awaited(alone, "@feeshare/cli"), awaited(alone, "feeshare")])
   sandbox = await mark("sandbox", startSandbox(cli))
-  await mark("effect installed", effectReady)
 })
 
 afterAll(async () => {
@@ -325,6 +326,7 @@ describe("the README's examples, as written, from the installed packages", () =>
       .map((match) => (match[1] ?? "").replaceAll(documentedRoot, sandbox.rootUrl))
 
   it("Effect: effect.mjs with plain node", async () => {
+    await effectReady
     const [code] = await blocks("js")
     expect(code).toContain("@feeshare/client")
     await writeFile(join(effect, "effect.mjs"), code ?? "")
@@ -438,7 +440,12 @@ describe("@feeshare/cli as npx gets it", () => {
 })
 
 describe("an Effect application with its own effect", () => {
+  // the last tests on the sandbox: it stops here rather than tick while the checks of the
+  // packages installed alone finish
+  afterAll(() => sandbox?.stop())
+
   it("one copy of effect, @effect/platform and @solana/kit", async () => {
+    await effectReady
     for (const name of ["effect", "@effect/platform", "@solana/kit"]) {
       const { stdout } = await run("npm", ["ls", name, "--all", "--parseable"], { cwd: effect })
       const copies = new Set(stdout.trim().split("\n").filter((line) => line.length > 0))
