@@ -19,6 +19,10 @@ const config: KnipConfig = {
       // externals of the bundled executable: imported by the workspace packages it bundles
       ignoreDependencies: ["@libsql/client", "ioredis", "litesvm"]
     },
+    "packages/consumer": {
+      // programs the consumer test runs on the packed tarballs (node <their bin>), not imports
+      ignoreDependencies: ["@arethetypeswrong/cli", "publint"]
+    },
     "packages/client": {
       // an optional peer: only @feeshare/client/RedisBudget imports it
       ignoreDependencies: ["ioredis"]

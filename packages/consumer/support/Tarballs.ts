@@ -3,10 +3,11 @@
  * builds its `dist/`), and installs tarballs into fresh projects outside the workspace.
  */
 import { execFile } from "node:child_process"
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Pack from "../../../scripts/pack.mjs"
 
 export const workspace = fileURLToPath(new URL("../../..", import.meta.url))
 
@@ -44,35 +45,15 @@ export const runOk = async (
   return outcome
 }
 
-/** The workspace folders (under packages/) of the packages that are published. */
-export const publishedPackages = async (): Promise<
-  ReadonlyArray<{ readonly folder: string; readonly name: string }>
-> => {
-  const folders = await readdir(join(workspace, "packages"))
-  const found: Array<{ folder: string; name: string }> = []
-  for (const folder of folders.sort()) {
-    const manifest: { readonly name: string; readonly private?: boolean } = JSON.parse(
-      await readFile(join(workspace, "packages", folder, "package.json"), "utf8")
-    )
-    if (manifest.private !== true) found.push({ folder, name: manifest.name })
-  }
-  return found
-}
+/** The published packages (every workspace not marked `private`), from `scripts/pack.mjs`. */
+export const publishedPackages = (): Promise<ReadonlyArray<{ readonly folder: string; readonly name: string }>> =>
+  Pack.publishablePackages()
 
-/** Packs every published package into `destination`; returns package name → tarball path. */
-export const packAll = async (destination: string): Promise<ReadonlyMap<string, string>> => {
-  const tarballs = new Map<string, string>()
-  // one at a time: each prepack builds, and the later packages' builds reuse the earlier ones
-  for (const { folder, name } of await publishedPackages()) {
-    const { stdout } = await runOk("npm", ["pack", "--json", "--pack-destination", destination], {
-      cwd: join(workspace, "packages", folder)
-    })
-    const [packed]: ReadonlyArray<{ readonly filename: string }> = JSON.parse(stdout.slice(stdout.indexOf("[")))
-    if (packed === undefined) throw new Error(`npm pack of ${name} printed no file`)
-    tarballs.set(name, join(destination, packed.filename))
-  }
-  return tarballs
-}
+/**
+ * Packs every published package into `destination` with `npm run pack`'s own module
+ * (`scripts/pack.mjs`); returns package name → tarball path.
+ */
+export const packAll = (destination: string): Promise<ReadonlyMap<string, string>> => Pack.packAll({ out: destination })
 
 /** A fresh temporary directory outside the workspace. */
 export const temporaryDirectory = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), prefix))
@@ -102,3 +83,24 @@ export const diskUsage = async (path: string): Promise<number> => {
 
 /** Removes a directory tree. */
 export const remove = (path: string): Promise<void> => rm(path, { recursive: true, force: true })
+
+/**
+ * Runs at most `concurrency` of the tasks given to it at once (the others wait their turn), so
+ * that npm installs and type-checks share the machine's cores instead of thrashing them.
+ */
+export const limiter = (concurrency: number) => {
+  let running = 0
+  const waiting: Array<() => void> = []
+  return async <A>(task: () => Promise<A>): Promise<A> => {
+    // a finishing task hands its slot straight to the next waiting one
+    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve))
+    else running++
+    try {
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next === undefined) running--
+      else next()
+    }
+  }
+}

@@ -1,24 +1,40 @@
-// The packages as users get them: every published package is packed (its prepack builds
-// dist/), and the tarballs are installed into fresh projects outside the workspace, where only
-// plain `node`, `npm` and `tsc` run them. Sizes are asserted (not timings), so that later work
-// cannot make the facade heavy without a failing test.
+// The packages as users get them: every published package is packed once (`scripts/pack.mjs`,
+// what `npm run pack` runs; each prepack builds dist/), and the tarballs are installed into fresh
+// projects outside the workspace, where only plain `node`, `npm` and `tsc` run them. Each
+// package is installed alone too (its tarball, the tarballs of its @feeshare dependencies and
+// the peers its README's install line names): every export imports, type-checks, and passes
+// publint and attw. Sizes are asserted (not timings), so that later work cannot make the facade
+// heavy without a failing test.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawn } from "node:child_process"
-import { cp, readFile, writeFile } from "node:fs/promises"
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  entries,
+  importEach,
+  installAlone,
+  installedFolder,
+  installProject,
+  internalDependencies,
+  type Packed,
+  readPacked,
+  writeTypeCheck
+} from "../support/Alone.js"
 import * as BrowserBundle from "../support/BrowserBundle.js"
 import {
   diskUsage,
-  makeProject,
+  limiter,
+  type Outcome,
   packAll,
   publishedPackages,
   remove,
   run,
   runOk,
-  temporaryDirectory
+  temporaryDirectory,
+  workspace
 } from "../support/Tarballs.js"
 
 const fixtures = fileURLToPath(new URL("../fixtures", import.meta.url))
@@ -26,15 +42,69 @@ const readme = fileURLToPath(new URL("../../../README.md", import.meta.url))
 /** The sandbox address the README's examples use (`feeshare sandbox --port 8787`). */
 const documentedRoot = "http://127.0.0.1:8787"
 const MiB = 1024 * 1024
+/** The workspace's TypeScript, publint and attw (tools, like vitest; the projects hold only what users install). */
+const tsc = join(workspace, "node_modules", "typescript", "bin", "tsc")
+/** `tsc --noEmit -p` for each tsconfig, in one process (see the script for what it checks). */
+const typecheck = fileURLToPath(new URL("../support/typecheck.mjs", import.meta.url))
+const publint = join(workspace, "node_modules", "publint", "src", "cli.js")
+const attw = join(workspace, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js")
+
+/** The published packages, known when the tests are collected (their package.json files). */
+const names = (await publishedPackages()).map((p) => p.name)
+
+/**
+ * The exports that need an optional peer which the package's install line does not name:
+ * importing one without the peer must fail with a module-not-found naming that peer.
+ */
+const needsOptionalPeer: Readonly<Record<string, string>> = {
+  "@feeshare/client/RedisBudget": "ioredis",
+  "@feeshare/solana/web3": "@solana/web3.js",
+  "feeshare/redis": "ioredis"
+}
+
+/**
+ * The packages whose declarations name Node's own types (the sandbox's `Server` takes a
+ * `node:http` server; `@effect/platform-node`, a dependency of all three, references them):
+ * their type-check has `@types/node`, as any TypeScript project on Node has. The others
+ * type-check without it (`types: []`).
+ */
+const withNodeTypes = new Set(["@feeshare/sandbox", "@feeshare/keeper", "@feeshare/mcp"])
+
+/** Extra files a package's strict type-check includes beside `check.ts` (copied from fixtures). */
+const typeCheckExtras: Readonly<Record<string, ReadonlyArray<string>>> = { feeshare: ["main.ts"] }
+
+/** What one package installed alone does. */
+interface Examined {
+  readonly project: string
+  readonly internal: ReadonlyArray<string>
+  readonly installed: ReadonlyArray<string>
+  readonly entries: ReadonlyArray<string>
+  readonly imports: Awaited<ReturnType<typeof importEach>>
+  readonly typeChecks: ReadonlyArray<{ readonly config: string; readonly outcome: Outcome }>
+}
 
 let root: string
-let tarballs: ReadonlyMap<string, string>
-/** `feeshare` alone (plus TypeScript to type-check a consumer). */
+let packed: ReadonlyMap<string, Packed>
+/** Installs run three at a time, type-checks, publint and attw two at a time (2 cores). */
+const installs = limiter(3)
+const checks = limiter(2)
+/** Every background task, awaited before the temporary directory is removed. */
+const background: Array<Promise<unknown>> = []
+const inBackground = <A>(promise: Promise<A>): Promise<A> => {
+  background.push(promise.catch(() => undefined))
+  return promise
+}
+/** Package name → its project installed alone, and what it does there. */
+const alone = new Map<string, Promise<string>>()
+const examined = new Map<string, Promise<Examined>>()
+const linted = new Map<string, Promise<{ readonly publint: Outcome; readonly attw: Outcome }>>()
+/** `feeshare` alone, with the facade's fixtures. */
 let facade: string
 /** `@feeshare/cli` alone, as `npx @feeshare/cli` gets it. */
 let cli: string
-/** An Effect application: effect, platform-node and the Effect packages. */
+/** An Effect application: effect, platform-node and the Effect packages (its tests await it). */
 let effect: string
+let effectReady: Promise<void>
 let sandbox: {
   readonly stop: () => void
   readonly rootUrl: string
@@ -45,11 +115,18 @@ let sandbox: {
   readonly seeded: { readonly demoWallet: string; readonly demoKeypair: string } | null
 }
 
-const tarball = (name: string): string => {
-  const path = tarballs.get(name)
-  if (path === undefined) throw new Error(`no tarball of ${name}`)
-  return path
+const packedOf = (name: string): Packed => {
+  const found = packed.get(name)
+  if (found === undefined) throw new Error(`no tarball of ${name}`)
+  return found
 }
+const tarball = (name: string): string => packedOf(name).tarball
+const awaited = <A>(map: ReadonlyMap<string, Promise<A>>, name: string): Promise<A> => {
+  const found = map.get(name)
+  if (found === undefined) throw new Error(`nothing started for ${name}`)
+  return found
+}
+const folderName = (name: string): string => name.replace("@", "").replace("/", "-")
 
 /** `feeshare sandbox --json` from the installed CLI, until its first line (the URLs). */
 const startSandbox = (cwd: string): Promise<typeof sandbox> =>
@@ -78,47 +155,152 @@ const startSandbox = (cwd: string): Promise<typeof sandbox> =>
       reject(new Error(`the installed sandbox exited (${code}) before printing its URLs: ${output}`)))
   })
 
+/** The package installed alone in its own project, with the fixtures its tests use. */
+const installAloneProject = async (name: string): Promise<string> => {
+  const project = join(root, "alone", folderName(name))
+  // @types/node, where the type-check needs it, is type-only: it cannot stand in for a missing
+  // module at run time
+  await installs(async () => {
+    await mkdir(project, { recursive: true })
+    await installAlone(project, name, packed, withNodeTypes.has(name) ? ["@types/node@^20.19.0"] : [])
+  })
+  if (name === "feeshare") {
+    for (const fixture of ["facade", "typescript"]) await cp(join(fixtures, fixture), project, { recursive: true })
+  }
+  return project
+}
+
+const examine = async (name: string, project: string): Promise<Examined> => {
+  const manifest = packedOf(name).manifest
+  const list = await entries(installedFolder(project, name), manifest)
+  const imports = await importEach(project, list)
+  const typed = list.filter((entry) => needsOptionalPeer[entry] === undefined)
+  const typeChecks: Array<{ config: string; outcome: Outcome }> = []
+  if (typed.length > 0) {
+    const configs = await writeTypeCheck(project, typed, {
+      extraFiles: typeCheckExtras[name] ?? [],
+      types: withNodeTypes.has(name) ? ["node"] : []
+    })
+    const outcome = await checks(() => run("node", [typecheck, project, ...configs], { cwd: project }))
+    for (const config of configs) typeChecks.push({ config, outcome })
+  }
+  const lock: { readonly packages: Readonly<Record<string, { readonly resolved?: string }>> } = JSON.parse(
+    await readFile(join(project, "package-lock.json"), "utf8")
+  )
+  const installed = Object.entries(lock.packages)
+    .filter(([path]) => names.some((packageName) => path.endsWith(`node_modules/${packageName}`)))
+    .map(([path, entry]) =>
+      `${path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length)} ${
+        entry.resolved?.startsWith("file:") === true ? "tarball" : entry.resolved ?? "?"
+      }`
+    )
+    .sort()
+  return { project, internal: internalDependencies(name, packed), installed, entries: list, imports, typeChecks }
+}
+
+// publint and attw read the packed tarballs themselves; attw is told the modules behind the
+// `./*` pattern (it does not expand patterns), which are the entries of the installed package.
+const lint = async (name: string): Promise<{ readonly publint: Outcome; readonly attw: Outcome }> => {
+  const path = tarball(name)
+  const publintOutcome = await checks(() => run("node", [publint, path], { cwd: root }))
+  const project = await awaited(alone, name)
+  const subpaths = (await entries(installedFolder(project, name), packedOf(name).manifest))
+    .map((entry) => `.${entry.slice(name.length)}`)
+    .filter((subpath) => subpath !== ".")
+  // --profile esm-only: every package is ESM only ("type": "module", no "require" condition).
+  // The profile leaves out the node10 resolution (which cannot read `exports`, so every subpath
+  // "fails") and CommonJS importers (`cjs-resolves-to-esm`: attw's TypeScript does not model
+  // Node >= 20.19 loading ES modules from require(), which the packages rely on and the CJS
+  // test proves). Everything an ESM importer resolves (node16 from ESM, bundler) is checked.
+  const attwOutcome = await checks(() =>
+    run("node", [
+      attw,
+      path,
+      "--profile",
+      "esm-only",
+      "--format",
+      "ascii",
+      "--no-color",
+      "--no-emoji",
+      ...(subpaths.length > 0 ? ["--include-entrypoints", ...subpaths] : [])
+    ], { cwd: root })
+  )
+  return { publint: publintOutcome, attw: attwOutcome }
+}
+
+const started = Date.now()
+const mark = <A>(label: string, promise: Promise<A>): Promise<A> =>
+  promise.then((value) => {
+    if (process.env.FEESHARE_CONSUMER_TIMINGS !== undefined) {
+      console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${label}`)
+    }
+    return value
+  })
+
 beforeAll(async () => {
   root = await temporaryDirectory("feeshare-consumer-")
-  const packed = join(root, "tarballs")
-  await runOk("mkdir", ["-p", packed], { cwd: root })
-  tarballs = await packAll(packed)
-  facade = join(root, "facade")
-  cli = join(root, "cli")
-  effect = join(root, "effect")
-  for (const dir of [facade, cli, effect]) await runOk("mkdir", ["-p", dir], { cwd: root })
-  await makeProject(facade, [tarball("feeshare"), "typescript@5.9.3"])
-  await makeProject(cli, [tarball("@feeshare/cli")])
-  await makeProject(effect, [
-    tarball("@feeshare/domain"),
-    tarball("@feeshare/client"),
-    tarball("@feeshare/solana"),
-    tarball("@feeshare/sandbox"),
-    "effect@^3.22.4",
-    "@effect/platform@^0.97.2",
-    "@effect/platform-node@^0.108.2",
-    "@types/node@^20.19.0",
-    "typescript@5.9.3"
-  ])
-  for (const [fixture, project] of [["facade", facade], ["typescript", facade], ["effect", effect]] as const) {
-    await cp(join(fixtures, fixture), project, { recursive: true })
+  const tarballs = await mark("packed", packAll(join(root, "tarballs")))
+  packed = new Map(
+    await Promise.all([...tarballs].map(async ([name, path]) => [name, await readPacked(name, path)] as const))
+  )
+  // the CLI first (the sandbox runs from it), the facade, the Effect application, then the rest
+  const order = [
+    "@feeshare/cli",
+    "feeshare",
+    ...names.filter((name) => name !== "@feeshare/cli" && name !== "feeshare")
+  ]
+  for (const name of order.slice(0, 2)) {
+    alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
   }
-  sandbox = await startSandbox(cli)
+  effect = join(root, "effect")
+  effectReady = inBackground(mark(
+    "effect installed",
+    installs(async () => {
+      await mkdir(effect)
+      await installProject(
+        effect,
+        [
+          tarball("@feeshare/client"),
+          tarball("@feeshare/solana"),
+          "effect@^3.22.4",
+          "@effect/platform@^0.97.2",
+          "@effect/platform-node@^0.108.2",
+          "@types/node@^20.19.0"
+        ],
+        packed,
+        ["@feeshare/domain", "@feeshare/client", "@feeshare/solana"]
+      )
+      await cp(join(fixtures, "effect"), effect, { recursive: true })
+    })
+  ))
+  for (const name of order.slice(2)) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
+  for (const name of order) {
+    examined.set(
+      name,
+      inBackground(mark(`examined ${name}`, awaited(alone, name).then((project) => examine(name, project))))
+    )
+    linted.set(name, inBackground(mark(`linted ${name}`, lint(name))))
+  }
+  ;[cli, facade] = await Promise.all([awaited(alone, "@feeshare/cli"), awaited(alone, "feeshare")])
+  sandbox = await mark("sandbox", startSandbox(cli))
 })
 
 afterAll(async () => {
   sandbox?.stop()
+  await Promise.all(background)
   if (root !== undefined) await remove(root)
 })
 
 describe("tarballs", () => {
   it("every published package is packed, with dist/ and without sources, tests, benches or tsconfig", async () => {
     const names = (await publishedPackages()).map((p) => p.name).sort()
-    expect([...tarballs.keys()].sort()).toEqual(names)
-    for (const [name, path] of tarballs) {
+    expect(names).toHaveLength(8)
+    expect([...packed.keys()].sort()).toEqual(names)
+    for (const [name, { tarball: path }] of packed) {
       const { stdout } = await runOk("tar", ["-tzf", path], { cwd: root })
       const files = stdout.trim().split("\n")
       expect(files, name).toContain("package/package.json")
+      expect(files, name).toContain("package/README.md")
       expect(files.some((file) => file.startsWith("package/dist/")), name).toBe(true)
       for (const file of files) {
         expect(file, name).not.toMatch(/^package\/(src|test|bench|scripts|web)\/|tsconfig|\.tsbuildinfo$|vitest/)
@@ -157,24 +339,9 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
     expect(result.left).toBe(0)
   })
 
-  it("feeshare/redis needs its optional peer: without ioredis installed only that entry fails to load", async () => {
-    const script = "import(\"feeshare/redis\").then(() => console.log(\"loaded\"), (e) => console.log(e.code, " +
-      "String(e.message).includes(\"ioredis\")))"
-    const { stdout } = await runOk("node", ["--input-type=module", "-e", script], { cwd: facade })
-    expect(stdout.trim()).toBe("ERR_MODULE_NOT_FOUND true")
-  })
-
   it("CommonJS: require(\"feeshare\") works on this Node", async () => {
     const { stdout } = await runOk("node", ["require.cjs"], { cwd: facade })
     expect(JSON.parse(stdout)).toEqual({ FeeShare: "function", InvalidRequest: "function" })
-  })
-
-  it("a strict TypeScript consumer type-checks with moduleResolution node16 and bundler, without @types/node", async () => {
-    for (const config of ["tsconfig.node16.json", "tsconfig.bundler.json"]) {
-      const outcome = await run(join(facade, "node_modules", ".bin", "tsc"), ["-p", config], { cwd: facade })
-      expect(`${config}: ${outcome.stdout}${outcome.stderr}`).toBe(`${config}: `)
-      expect(outcome.code).toBe(0)
-    }
   })
 
   it("the browser build (as bundlers select it) uses the given fetch and refuses key files", async () => {
@@ -203,6 +370,7 @@ describe("the README's examples, as written, from the installed packages", () =>
       .map((match) => (match[1] ?? "").replaceAll(documentedRoot, sandbox.rootUrl))
 
   it("Effect: effect.mjs with plain node", async () => {
+    await effectReady
     const [code] = await blocks("js")
     expect(code).toContain("@feeshare/client")
     await writeFile(join(effect, "effect.mjs"), code ?? "")
@@ -353,7 +521,12 @@ describe("@feeshare/cli as npx gets it", () => {
 })
 
 describe("an Effect application with its own effect", () => {
+  // the last tests on the sandbox: it stops here rather than tick while the checks of the
+  // packages installed alone finish
+  afterAll(() => sandbox?.stop())
+
   it("one copy of effect, @effect/platform and @solana/kit", async () => {
+    await effectReady
     for (const name of ["effect", "@effect/platform", "@solana/kit"]) {
       const { stdout } = await run("npm", ["ls", name, "--all", "--parseable"], { cwd: effect })
       const copies = new Set(stdout.trim().split("\n").filter((line) => line.length > 0))
@@ -362,7 +535,7 @@ describe("an Effect application with its own effect", () => {
   })
 
   it("the layers compose and answer, and the program type-checks against the installed declarations", async () => {
-    const checked = await run(join(effect, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: effect })
+    const checked = await checks(() => run("node", [tsc, "-p", "tsconfig.json"], { cwd: effect }))
     expect(checked.stdout + checked.stderr).toBe("")
     const { stdout } = await runOk("node", ["program.mjs", sandbox.baseUrl, sandbox.rpcUrl], { cwd: effect })
     expect(JSON.parse(stdout)).toEqual({
@@ -374,11 +547,76 @@ describe("an Effect application with its own effect", () => {
       keyIsRedacted: true
     })
   })
+})
 
-  it("the sandbox has its own bin: feeshare-sandbox --help", async () => {
-    const { stdout } = await runOk(join(effect, "node_modules", ".bin", "feeshare-sandbox"), ["--help"], {
-      cwd: effect
-    })
-    expect(stdout).toContain("--port")
-  })
+describe.each(names)("%s installed alone, as its README says", (name) => {
+  const timeout = 600_000
+
+  it(
+    "installs from its tarball, the tarballs of its @feeshare dependencies and the peers of its install line",
+    async () => {
+      const { installLine, peers } = packedOf(name)
+      expect(installLine).toMatch(new RegExp(`^npm install (-[gD] )?${name.replace("/", "\\/")}( |$)`))
+      for (const peer of peers) expect(peer, installLine).toMatch(/^(@[\w-]+\/)?[\w.-]+@\^\d/)
+      const { internal, installed } = await awaited(examined, name)
+      // every packed package in the tree comes from its tarball, and only the ones it depends on
+      expect(installed).toEqual([name, ...internal].sort().map((packageName) => `${packageName} tarball`))
+    },
+    timeout
+  )
+
+  it(
+    "every export imports under plain node; an export that needs a missing optional peer fails naming it",
+    async () => {
+      const { entries: list, imports } = await awaited(examined, name)
+      if (name === "@feeshare/cli") expect(list).toEqual([]) // a command: no module is exported
+      else expect(list).toContain(name)
+      const expected = Object.fromEntries(list.map((entry) => {
+        const peer = needsOptionalPeer[entry]
+        return [
+          entry,
+          peer === undefined ? "ok" : { code: "ERR_MODULE_NOT_FOUND", message: expect.stringContaining(`'${peer}'`) }
+        ]
+      }))
+      expect(imports).toEqual(expected)
+    },
+    timeout
+  )
+
+  it(
+    "a strict TypeScript project (skipLibCheck false) type-checks every export, with moduleResolution node16 and bundler",
+    async () => {
+      const { entries: list, typeChecks } = await awaited(examined, name)
+      expect(typeChecks.map(({ config }) => config)).toEqual(
+        list.length === 0 ? [] : ["tsconfig.check-node16.json", "tsconfig.check-bundler.json"]
+      )
+      for (const { outcome } of typeChecks) {
+        expect(outcome.stdout + outcome.stderr).toBe("")
+        expect(outcome.code).toBe(0)
+      }
+    },
+    timeout
+  )
+
+  it("publint and attw (profile esm-only) report no error on the tarball", async () => {
+    const { publint: publintOutcome, attw: attwOutcome } = await awaited(linted, name)
+    expect(publintOutcome.code, publintOutcome.stdout + publintOutcome.stderr).toBe(0)
+    expect(publintOutcome.stdout).not.toMatch(/Errors:/)
+    // the one warning left: the workspace-only `@feeshare/source` condition (tests and tsx read
+    // the sources through it) points at src/, which is not packed; no resolver a user runs
+    // selects that condition
+    const warnings = publintOutcome.stdout.split("\n").filter((line) => /^\d+\. /.test(line))
+    for (const warning of warnings) expect(warning).toMatch(/\["@feeshare\/source"\] is \.\/src\//)
+    expect(attwOutcome.code, attwOutcome.stdout + attwOutcome.stderr).toBe(0)
+  }, timeout)
+
+  if (name === "@feeshare/sandbox") {
+    it("the sandbox's own bin: feeshare-sandbox --help", async () => {
+      const project = await awaited(alone, name)
+      const { stdout } = await runOk(join(project, "node_modules", ".bin", "feeshare-sandbox"), ["--help"], {
+        cwd: project
+      })
+      expect(stdout).toContain("--port")
+    }, timeout)
+  }
 })
