@@ -7,7 +7,7 @@ export default defineProject({
     name: "browser",
     include: ["test/**/*.test.ts"],
     // every file starts a sandbox and a browser of its own: one file at a time
-    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

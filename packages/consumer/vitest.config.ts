@@ -7,7 +7,7 @@ export default defineProject({
     name: "consumer",
     include: ["test/**/*.test.ts"],
     // packing builds every package, then npm installs the tarballs into fresh projects
-    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 600_000
   }

@@ -7,7 +7,7 @@ export default defineProject({
   test: {
     name: "keeper",
     include: ["test/**/*.test.ts"],
-    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000
   }

@@ -7,7 +7,7 @@ export default defineProject({
   test: {
     name: "mcp",
     include: ["test/**/*.test.ts"],
-    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

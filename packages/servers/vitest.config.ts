@@ -8,7 +8,7 @@ export default defineProject({
     include: ["test/**/*.test.ts"],
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores
-    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000
   }
