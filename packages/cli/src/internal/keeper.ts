@@ -6,6 +6,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
+import * as Redaction from "@feeshare/domain/Redaction"
 import * as Cluster from "@feeshare/keeper/Cluster"
 import * as Keeper from "@feeshare/keeper/Keeper"
 import * as Metrics from "@feeshare/keeper/Metrics"
@@ -81,9 +82,10 @@ const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
   const fields = Object.fromEntries(
     [...HashMap.toEntries(annotations)].map((
       [key, value]
-    ) => [key, typeof value === "number" || typeof value === "boolean" ? value : String(value)])
+    ) => [key, typeof value === "number" || typeof value === "boolean" ? value : Redaction.line(String(value))])
   )
-  const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
+  // log lines quote servers and URLs: no control characters, no userinfo
+  const text = Redaction.line((Array.isArray(message) ? message : [message]).map(String).join(" "))
   process.stderr.write(
     `${JSON.stringify({ time: date.toISOString(), level: logLevel.label.toLowerCase(), message: text, ...fields })}\n`
   )
