@@ -38,3 +38,15 @@ export class InvalidKnobs extends Schema.TaggedError<InvalidKnobs>()("InvalidKno
   operation: Schema.String,
   message: Schema.String
 }) {}
+
+/**
+ * `FEESHARE_MCP_TOKEN` is too short to stand as the MCP server's bearer token (the message
+ * says so and names the minimum).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class WeakToken extends Schema.TaggedError<WeakToken>()("WeakToken", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
