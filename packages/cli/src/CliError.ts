@@ -50,3 +50,15 @@ export class WeakToken extends Schema.TaggedError<WeakToken>()("WeakToken", {
   operation: Schema.String,
   message: Schema.String
 }) {}
+
+/**
+ * The keeper cluster's secret is missing where a runner needs it (a runner off loopback), too
+ * short, or unreadable (the message says which).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ClusterSecret extends Schema.TaggedError<ClusterSecret>()("ClusterSecret", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
