@@ -38,3 +38,27 @@ export class InvalidKnobs extends Schema.TaggedError<InvalidKnobs>()("InvalidKno
   operation: Schema.String,
   message: Schema.String
 }) {}
+
+/**
+ * `FEESHARE_MCP_TOKEN` is too short to stand as the MCP server's bearer token (the message
+ * says so and names the minimum).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class WeakToken extends Schema.TaggedError<WeakToken>()("WeakToken", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * The keeper cluster's secret is missing where a runner needs it (a runner off loopback), too
+ * short, or unreadable (the message says which).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ClusterSecret extends Schema.TaggedError<ClusterSecret>()("ClusterSecret", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import * as Failures from "@feeshare/solana/Failures"
-import { InvalidKnobs, MissingApiKey, MissingKeypair } from "./CliError.js"
+import { ClusterSecret, InvalidKnobs, MissingApiKey, MissingKeypair, WeakToken } from "./CliError.js"
 import { CredentialsError } from "./Credentials.js"
 import * as Codes from "./internal/codes.js"
 
@@ -50,7 +50,14 @@ export const classes: ReadonlyArray<Class> = [
     name: "usage",
     meaning: "unknown command or option, a missing or malformed argument, a value that breaks a rule " +
       "(nothing was sent)",
-    tags: [validationError, ...Failures.tagsOf("invalid"), MissingKeypair._tag, InvalidKnobs._tag],
+    tags: [
+      validationError,
+      ...Failures.tagsOf("invalid"),
+      MissingKeypair._tag,
+      InvalidKnobs._tag,
+      WeakToken._tag,
+      ClusterSecret._tag
+    ],
     advice: "fix the command line (see --help); nothing was sent"
   },
   {

@@ -10,6 +10,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Redaction from "@feeshare/domain/Redaction"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -64,13 +65,14 @@ const report = (cause: Cause.Cause<unknown>) =>
               error: {
                 tag: described.tag,
                 code: described.code,
-                what: described.what ?? null,
-                message: described.why,
-                advice: described.advice
+                what: described.what === undefined ? null : Redaction.line(described.what),
+                message: Redaction.line(described.why),
+                advice: Redaction.line(described.advice)
               }
             }))
             : Effect.void,
-          Console.error(`feeshare: ${described.line}`)
+          // the text may quote a server or a URL: no escape codes, no userinfo
+          Console.error(`feeshare: ${Redaction.line(described.line)}`)
         )
       })
     },
@@ -81,9 +83,9 @@ const report = (cause: Cause.Cause<unknown>) =>
           : Effect.void,
         Console.error(
           process.env.FEESHARE_DEBUG ?
-            Cause.pretty(cause) :
+            Redaction.text(Redaction.stripControl(Cause.pretty(cause))) :
             `feeshare: internal error (a bug): ${
-              Cause.pretty(cause).split("\n")[0]
+              Redaction.line(Cause.pretty(cause).split("\n")[0] ?? "")
             }. Set FEESHARE_DEBUG=1 for the trace.`
         )
       )
@@ -189,7 +191,10 @@ const stderrLogger = Logger.make(({ annotations, logLevel, message }) => {
   const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
   const details = [...HashMap.toEntries(annotations)].map(([key, value]) => `${key}=${String(value)}`).join(", ")
   const level = logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()
-  process.stderr.write(`feeshare: ${level}: ${text}${details === "" ? "" : ` (${details})`}\n`)
+  // log lines quote servers and URLs: no escape codes, no userinfo
+  process.stderr.write(
+    `feeshare: ${level}: ${Redaction.line(text)}${details === "" ? "" : ` (${Redaction.line(details)})`}\n`
+  )
 })
 
 const logging = Layer.merge(

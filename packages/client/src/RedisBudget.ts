@@ -69,10 +69,15 @@ export const defaults = {
 
 /**
  * The admission script. KEYS: per bucket its log (a sorted set of admission times, members
- * unique), the service's limit, and the 429 block. ARGV: bucket count, a unique member,
- * `take` or `observe`, the observation (used, limit, age, reset-in, block; used -1 for none),
- * then per bucket its limit and window (milliseconds). Writes after `TIME` need Redis 5 or
- * later (scripts replicated by their effects, the default since 5.0).
+ * unique), the service's limit, the 429 block, and the spread (the requests the service
+ * counted and this log did not see: `count from to`, standing for `count` admissions at
+ * `from + floor((to - from) * k / count)`, k = 0 … count − 1, so a correction is one `SET`
+ * whatever numbers the service sent). ARGV: bucket count, a unique member, `take` or
+ * `observe`, the observation (used, limit, age, reset-in, block; used -1 for none), then per
+ * bucket its limit and window (milliseconds). Every step costs O(1) or O(log n) commands (the
+ * wait is a binary search over the window with `ZCOUNT`), and the log only ever holds
+ * admissions, at most the bucket's limit. Writes after `TIME` need Redis 5 or later (scripts
+ * replicated by their effects, the default since 5.0).
  *
  * @since 0.1.0
  * @category internals
@@ -83,58 +88,80 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
 local member = ARGV[2]
 local used = tonumber(ARGV[4])
+local function spreadOf(key)
+  local v = redis.call('GET', key)
+  if not v then return 0, 0, 0 end
+  local c, from, to = string.match(v, '^(%d+) (%-?%d+) (%-?%d+)$')
+  if not c then return 0, 0, 0 end
+  return tonumber(c), tonumber(from), tonumber(to)
+end
+local function upTo(c, from, to, x)
+  if c == 0 or x < from then return 0 end
+  if x >= to or to <= from then return c end
+  local k = math.ceil((x - from + 1) * c / (to - from))
+  if k > c then return c end
+  return k
+end
 if used >= 0 then
   local seen = tonumber(ARGV[5])
   local at = now - tonumber(ARGV[6])
   local resetIn = tonumber(ARGV[7])
   local block = tonumber(ARGV[8])
   for i = 1, n do
-    local log = KEYS[3 * i - 2]
+    local log = KEYS[4 * i - 3]
     local limit = tonumber(ARGV[7 + 2 * i])
     local window = tonumber(ARGV[8 + 2 * i])
-    if seen > 0 then redis.call('SET', KEYS[3 * i - 1], seen, 'PX', window) end
-    local have = redis.call('ZCOUNT', log, '(' .. (at - window), at)
+    if seen > 0 then redis.call('SET', KEYS[4 * i - 2], seen, 'PX', window) end
+    local c, f, e = spreadOf(KEYS[4 * i])
+    local live = upTo(c, f, e, at) - upTo(c, f, e, at - window)
+    local have = redis.call('ZCOUNT', log, '(' .. (at - window), at) + live
     local missing = math.min(used, limit) - have
-    if missing > 0 then
+    if missing > 0 and at + window > now then
       local from = at
       if resetIn > 0 then from = math.max(at - window + math.min(resetIn, window), at - window + 1) end
-      for k = 0, missing - 1 do
-        redis.call('ZADD', log, from + math.floor((at - from) * k / missing), member .. ':' .. k)
-      end
-      redis.call('PEXPIRE', log, window)
+      redis.call('SET', KEYS[4 * i], string.format('%d %d %d', live + missing, from, at), 'PX', at + window - now)
     end
     if block > 0 then
       local ttl = at + block - now
-      if ttl > 0 and redis.call('PTTL', KEYS[3 * i]) < ttl then redis.call('SET', KEYS[3 * i], '1', 'PX', ttl) end
+      if ttl > 0 and redis.call('PTTL', KEYS[4 * i - 1]) < ttl then redis.call('SET', KEYS[4 * i - 1], '1', 'PX', ttl) end
     end
   end
 end
 if ARGV[3] ~= 'take' then return {0, now} end
 local wait = 0
 for i = 1, n do
-  local blocked = redis.call('PTTL', KEYS[3 * i])
+  local blocked = redis.call('PTTL', KEYS[4 * i - 1])
   if blocked > wait then wait = blocked end
 end
 if wait > 0 then return {wait, now} end
 for i = 1, n do
-  local log = KEYS[3 * i - 2]
+  local log = KEYS[4 * i - 3]
   local limit = tonumber(ARGV[7 + 2 * i])
   local window = tonumber(ARGV[8 + 2 * i])
-  local seen = tonumber(redis.call('GET', KEYS[3 * i - 1]))
+  local seen = tonumber(redis.call('GET', KEYS[4 * i - 2]))
   if seen and seen > 0 and seen < limit then limit = seen end
-  redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
-  local count = redis.call('ZCARD', log)
+  local since = now - window
+  redis.call('ZREMRANGEBYSCORE', log, '-inf', since)
+  local c, f, e = spreadOf(KEYS[4 * i])
+  local gone = upTo(c, f, e, since)
+  local count = redis.call('ZCARD', log) + c - gone
   if count >= limit then
-    local leaving = redis.call('ZRANGE', log, count - limit, count - limit, 'WITHSCORES')
-    local w = tonumber(leaving[2]) + window - now
+    -- the oldest entry whose leaving frees a slot: the smallest time by which enough have been admitted
+    local need = count - limit + 1
+    local lo, hi = since + 1, now
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if redis.call('ZCOUNT', log, '(' .. since, mid) + upTo(c, f, e, mid) - gone >= need then hi = mid else lo = mid + 1 end
+    end
+    local w = lo + window - now
     if w < 1 then w = 1 end
     if w > wait then wait = w end
   end
 end
 if wait > 0 then return {wait, now} end
 for i = 1, n do
-  redis.call('ZADD', KEYS[3 * i - 2], now, member)
-  redis.call('PEXPIRE', KEYS[3 * i - 2], tonumber(ARGV[8 + 2 * i]))
+  redis.call('ZADD', KEYS[4 * i - 3], now, member)
+  redis.call('PEXPIRE', KEYS[4 * i - 3], tonumber(ARGV[8 + 2 * i]))
 end
 return {0, now}
 `
@@ -226,7 +253,7 @@ export const make = (options: Options): Effect.Effect<RateBudget.Store, never, S
     const keysOf = (buckets: ReadonlyArray<RateBudget.Bucket>) =>
       buckets.flatMap((bucket) => {
         const base = `${prefix}:budget:${bucket.key}`
-        return [`${base}:log`, `${base}:limit`, `${base}:block`]
+        return [`${base}:log`, `${base}:limit`, `${base}:block`, `${base}:spread`]
       })
     const argsOf = (
       buckets: ReadonlyArray<RateBudget.Bucket>,

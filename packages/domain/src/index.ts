@@ -35,6 +35,8 @@ export * as Plan from "./Plan.js"
 /** @since 0.1.0 */
 export * as PublicKey from "./PublicKey.js"
 /** @since 0.1.0 */
+export * as Redaction from "./Redaction.js"
+/** @since 0.1.0 */
 export * as RateLimit from "./RateLimit.js"
 /** @since 0.1.0 */
 export * as RawAmount from "./RawAmount.js"

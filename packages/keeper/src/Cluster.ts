@@ -21,6 +21,7 @@ import {
 import { Rpc } from "@effect/rpc"
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, type Redacted, Schedule, Schema } from "effect"
+import * as ClusterAuth from "./ClusterAuth.js"
 import * as Journal from "./Journal.js"
 import * as Keeper from "./Keeper.js"
 
@@ -50,6 +51,17 @@ export interface Options {
   readonly passTimeout?: Duration.DurationInput | undefined
   /** Sees the reports of every round (on the runner that holds the scheduler). */
   readonly onRound?: ((reports: ReadonlyArray<Keeper.WalletReport>) => Effect.Effect<void>) | undefined
+  /**
+   * The cluster's secret (`ClusterAuth.fromEnvironment`): every peer of the runner socket
+   * answers its HMAC challenge before anything it sends is read. Required off loopback.
+   */
+  readonly secret?: Redacted.Redacted<string> | undefined
+}
+
+/** Whether `host` is a loopback address (only this machine can reach a runner bound to it). */
+const isLoopback = (host: string): boolean => {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase()
+  return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
 }
 
 /** The runner address as the journal records it. */
@@ -168,6 +180,14 @@ export const layerRunner = (options: Options) =>
     const [{ PgClient }, { layer: socketLayer }] = yield* Effect.promise(() =>
       Promise.all([import("@effect/sql-pg"), import("@effect/platform-node/NodeClusterSocket")])
     )
+    if (options.secret === undefined && !isLoopback(options.host)) {
+      return yield* Effect.die(
+        new ClusterAuth.ClusterSecretError({
+          message: `a runner on ${options.host} (not loopback) needs the cluster's secret: ` +
+            "FEESHARE_KEEPER_CLUSTER_SECRET or FEESHARE_KEEPER_CLUSTER_SECRET_FILE"
+        })
+      )
+    }
     const address = Option.some(RunnerAddress.make(options.host, options.port))
     const interval = options.healthCheckInterval ?? "5 seconds"
     const shardingConfig: Partial<ShardingConfig.ShardingConfig["Type"]> = {
@@ -185,7 +205,11 @@ export const layerRunner = (options: Options) =>
       Layer.orDie
     )
     return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStart), Layer.orDie)).pipe(
-      Layer.provideMerge(socketLayer({ storage: "byo", shardingConfig })),
+      Layer.provideMerge(
+        options.secret === undefined
+          ? socketLayer({ storage: "byo", shardingConfig })
+          : ClusterAuth.layer(options.secret, shardingConfig)
+      ),
       Layer.provideMerge(storage),
       Layer.provideMerge(
         PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(

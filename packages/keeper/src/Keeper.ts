@@ -18,6 +18,7 @@ import type * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Clock, Duration, Effect, Layer, Metric, Option, Schema } from "effect"
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 import { ClaimWorkflow, ClaimWorkflowLive, isRefusal, Outcome, outcome, request } from "./Claim.js"
 import * as Journal from "./Journal.js"
 import * as Metrics from "./Metrics.js"
@@ -269,24 +270,45 @@ export const layer = (options: Options) =>
     }))
   )
 
+/** The files SQLite keeps for a database: the file, its write-ahead log and shared memory, its rollback journal. */
+const sqliteFiles = (file: string): ReadonlyArray<string> => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]
+
+/**
+ * Makes the database file readable by its owner only before SQLite opens it: created 0600
+ * when missing (SQLite gives its WAL and SHM files the database file's mode), and any of its
+ * files already there set to 0600 (they hold signed transactions and wallet addresses).
+ */
+const ownerOnly = (file: string) =>
+  Effect.sync(() => {
+    if (file === ":memory:" || file === "") return
+    closeSync(openSync(file, "a", 0o600))
+    for (const path of sqliteFiles(file)) {
+      if (existsSync(path)) chmodSync(path, 0o600)
+    }
+  })
+
 /**
  * The workflow engine and the journal on one SQLite file, no server: `@effect/cluster`'s
  * single runner over `@effect/sql-libsql`. The native libsql binding is imported when this
- * layer is built, never before.
+ * layer is built, never before. The file and its WAL and SHM files are readable by their owner
+ * only (0600), whatever the umask.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerStorage = (file: string) =>
   Layer.unwrapEffect(
-    Effect.map(Effect.promise(() => import("@effect/sql-libsql")), ({ LibsqlClient }) =>
-      Layer.mergeAll(
-        ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(SingleRunner.layer({ runnerStorage: "memory" }))),
-        Journal.layer
-      ).pipe(
-        // 64-bit snowflake ids: without bigint integers the runner cannot read its messages
-        Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))
-      ))
+    Effect.map(
+      Effect.zipRight(ownerOnly(file), Effect.promise(() => import("@effect/sql-libsql"))),
+      ({ LibsqlClient }) =>
+        Layer.mergeAll(
+          ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(SingleRunner.layer({ runnerStorage: "memory" }))),
+          Journal.layer
+        ).pipe(
+          // 64-bit snowflake ids: without bigint integers the runner cannot read its messages
+          Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))
+        )
+    )
   )
 
 /**

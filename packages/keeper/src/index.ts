@@ -11,6 +11,8 @@ export * as Policy from "./Policy.js"
 /** @since 0.1.0 */
 export * as Cluster from "./Cluster.js"
 /** @since 0.1.0 */
+export * as ClusterAuth from "./ClusterAuth.js"
+/** @since 0.1.0 */
 export * as Journal from "./Journal.js"
 /** @since 0.1.0 */
 export * as Keeper from "./Keeper.js"

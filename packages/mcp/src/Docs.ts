@@ -179,7 +179,8 @@ export const reference = (): string =>
     "picks a free port). It listens on loopback only, refuses (403) a request whose `Origin` or `Host` is not this",
     "loopback address (a web page cannot reach it through DNS rebinding), and refuses (401) one without",
     "`Authorization: Bearer TOKEN`. The token is random per start and printed on stderr with the URL, or taken from",
-    "`FEESHARE_MCP_TOKEN` (16 characters or more) so that a client's configuration can hold it:",
+    "`FEESHARE_MCP_TOKEN` (16 characters or more; a shorter one is refused at start, exit 2, with a message saying",
+    "so) so that a client's configuration can hold it:",
     "",
     "```json",
     JSON.stringify(
@@ -192,6 +193,11 @@ export const reference = (): string =>
       2
     ),
     "```",
+    "",
+    "Once authenticated, a body is still JSON-RPC 2.0, strictly, before the MCP server reads it: bad JSON is a 400",
+    "with a `-32700` parse error; a message without `\"jsonrpc\": \"2.0\"`, a batch of more than 32 messages or",
+    "JSON nested deeper than 64 levels is a 400 with a `-32600` invalid request; a body over 1 MiB is a 413 (with a",
+    "`-32600` envelope, the rest of the body read and dropped, never a reset connection).",
     "",
     "## Tools",
     "",

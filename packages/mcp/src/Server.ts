@@ -8,7 +8,6 @@ import { McpServer } from "@effect/ai"
 import {
   FetchHttpClient,
   type FileSystem,
-  HttpIncomingMessage,
   HttpMiddleware,
   HttpRouter,
   HttpServer,
@@ -25,6 +24,7 @@ import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { dirname, isAbsolute, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
+import * as StrictJsonRpc from "./internal/strictJsonRpc.js"
 import * as Policy from "./Policy.js"
 import * as Resources from "./Resources.js"
 import { toolkit } from "./Tools.js"
@@ -163,8 +163,9 @@ export const guard = (token: Redacted.Redacted<string>, port: number) =>
           headers: { "www-authenticate": "Bearer" }
         })
       }
-      // a request body larger than 1 MiB is refused before it is read whole
-      return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(1024 * 1024))
+      // strict JSON-RPC: a body over 1 MiB is a 413, bad JSON a 400 parse error, a wrong version,
+      // an oversized batch or a deep nesting a 400 invalid request, each answered as JSON-RPC
+      return yield* StrictJsonRpc.guard(app)
     })
   )
 
@@ -193,6 +194,15 @@ export const layerHttp = (
     Layer.provide(McpServer.layerHttp({ name: options.name ?? "feeshare", version: options.version, path: httpPath })),
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: "127.0.0.1" }))
   )
+
+/**
+ * The shortest bearer token `layerHttp` may be given (`FEESHARE_MCP_TOKEN`); a shorter one is
+ * refused at start.
+ *
+ * @since 0.1.0
+ * @category http
+ */
+export const minTokenLength = 16
 
 /**
  * A fresh bearer token for `layerHttp` (32 random bytes, hex).

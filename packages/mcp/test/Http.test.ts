@@ -7,7 +7,7 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { sandboxLayer, serverArgs, serverEnv, tsx } from "./support/fixture.js"
 
 /** Starts the server; answers its URL and token once both lines are on stderr (killed with the scope). */
@@ -39,6 +39,28 @@ const post = (url: string, headers: Record<string, string>) =>
     }).then((response) => response.status)
   )
 
+/** A raw POST with the token: its status and its body as JSON (`undefined` when it is not). */
+const raw = (url: string, token: string, body: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${token}`
+      },
+      body
+    })
+    const text = await response.text()
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, json: json as { readonly error?: { readonly code: number } } | undefined }
+  })
+
 describe("feeshare mcp --http", () => {
   layer(sandboxLayer({ seed: "feeshare-mcp-http" }), { excludeTestServices: true, timeout: "120 seconds" })((it) => {
     it.scoped("serves the official client with the token; refuses no token, a wrong token and a foreign Origin", () =>
@@ -63,6 +85,49 @@ describe("feeshare mcp --http", () => {
         assert.include(tools.map((tool) => tool.name), "positions")
         const me = yield* Effect.promise(() => client.callTool({ name: "me", arguments: {} }))
         assert.isFalse(me.isError === true, JSON.stringify(me))
+      }))
+
+    it.scoped("strict JSON-RPC: bad JSON, a wrong version, a huge batch, deep nesting and a huge body each get a 4xx envelope", () =>
+      Effect.gen(function*() {
+        const server = yield* start
+        const call = (body: string) => raw(server.url, server.token, body)
+        const badJson = yield* call("{not json")
+        assert.deepStrictEqual([badJson.status, badJson.json?.error?.code], [400, -32700])
+        const version = yield* call(JSON.stringify({ jsonrpc: "1.0", id: 1, method: "tools/list" }))
+        assert.deepStrictEqual([version.status, version.json?.error?.code], [400, -32600])
+        const missing = yield* call(JSON.stringify({ id: 1, method: "tools/list" }))
+        assert.deepStrictEqual([missing.status, missing.json?.error?.code], [400, -32600])
+        const batch = yield* call(
+          JSON.stringify(Array.from({ length: 1000 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" })))
+        )
+        assert.deepStrictEqual([batch.status, batch.json?.error?.code], [400, -32600])
+        const deep = yield* call(`${"[".repeat(10_000)}${"]".repeat(10_000)}`)
+        assert.deepStrictEqual([deep.status, deep.json?.error?.code], [400, -32600])
+        const huge = yield* call(
+          JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { p: "a".repeat(2 << 20) } })
+        )
+        assert.deepStrictEqual([huge.status, huge.json?.error?.code], [413, -32600])
+        // a good request still works after all that
+        const good = yield* call(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }))
+        assert.isBelow(good.status, 500)
+        assert.notStrictEqual(good.status, 400)
+      }))
+
+    it.effect("a FEESHARE_MCP_TOKEN under 16 characters is refused at start, saying so", () =>
+      Effect.gen(function*() {
+        const info = yield* SandboxInfo
+        const outcome = yield* Effect.async<{ readonly code: number | null; readonly stderr: string }>((resume) => {
+          const child = execFile(
+            tsx,
+            serverArgs(info, ["--read-only", "--http", "0"]),
+            { env: { ...serverEnv(info), FEESHARE_MCP_TOKEN: "short-token" }, timeout: 60_000 },
+            (_error, _stdout, stderr) => resume(Effect.succeed({ code: child.exitCode, stderr }))
+          )
+        })
+        assert.strictEqual(outcome.code, 2, outcome.stderr)
+        assert.include(outcome.stderr, "FEESHARE_MCP_TOKEN is 11 characters")
+        assert.include(outcome.stderr, "at least 16")
+        assert.notInclude(outcome.stderr, "listening on")
       }))
   })
 })

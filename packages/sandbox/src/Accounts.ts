@@ -1,5 +1,9 @@
 /**
- * Users, API keys, agent-auth challenges and MFA, in memory and deterministic from the seed.
+ * Users, API keys, agent-auth challenges and MFA, in memory. Every secret the sandbox issues
+ * (API keys, key ids, nonces, MFA auth codes, TOTP secrets) comes from the CSPRNG
+ * (`crypto.getRandomValues`), so one login tells nothing of another's key. Only the seeded demo
+ * data stays deterministic: the demo user, and its key while the sandbox is bound to loopback
+ * (so that tests and docs stay reproducible); off loopback the demo key is random too.
  * API keys are stored as SHA-256 digests only; the clear key is returned once, when it is
  * created. Nonces and MFA auth codes are single-use and expire after five minutes of the
  * Effect `Clock` (so `TestClock` drives them); at most `maxPending` of each are kept (the
@@ -13,6 +17,7 @@ import { BadRequest, NotFound } from "@feeshare/domain/FeeShareError"
 import { base58, toBytes } from "@feeshare/domain/PublicKey"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
+import { isLoopback } from "./AdminToken.js"
 import { Accounts } from "./internal/model/accounts.js"
 import * as Seeded from "./internal/model/seeded.js"
 import * as Options from "./Options.js"
@@ -92,6 +97,12 @@ const verifyEd25519 = (publicKey: Uint8Array, message: Uint8Array, signature: Ui
   }
 }
 
+/** `length` bytes from the CSPRNG. */
+const randomBytes = (length: number): Uint8Array => globalThis.crypto.getRandomValues(new Uint8Array(length))
+
+/** Where a key's bytes come from: the seed (the demo key on loopback) or the CSPRNG. */
+type Bytes = (length: number) => Uint8Array
+
 const operation = "agentAuth.callback"
 
 const reject = (message: string) => new BadRequest({ status: 400, message, operation })
@@ -105,7 +116,8 @@ const reject = (message: string) => new BadRequest({ status: 400, message, opera
  */
 export const make = (options: Options.Options): Effect.Effect<Accounts.Service> =>
   Effect.gen(function*() {
-    const random = Seeded.stream(options.seed, "accounts")
+    // the seeded stream makes the demo key only, and only on loopback
+    const seeded = Seeded.stream(options.seed, "accounts")
     const keys = new Map<string, KeyRecord>() // by SHA-256 of the key
     const keyIds = new Map<string, KeyRecord>()
     const users = new Map<string, UserRecord>()
@@ -155,9 +167,9 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
       return record
     }
 
-    const addKey = (owner: UserRecord, name: string): { apiKey: string; keyId: string } => {
-      const apiKey = `fs_sbx_${base58.encode(random.bytes(24))}`
-      const keyId = `key_${Seeded.toHex(random.bytes(8))}`
+    const addKey = (owner: UserRecord, name: string, bytes: Bytes = randomBytes): { apiKey: string; keyId: string } => {
+      const apiKey = `fs_sbx_${base58.encode(bytes(24))}`
+      const keyId = `key_${Seeded.toHex(bytes(8))}`
       const record: KeyRecord = { keyId, userId: owner.user.uuid, name, revoked: false }
       keys.set(sha256Hex(apiKey), record)
       keyIds.set(keyId, record)
@@ -167,7 +179,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
 
     const now0 = yield* Clock.currentTimeMillis
     const demo = addUser(undefined, now0)
-    const demoKey = addKey(demo, "demo")
+    const demoKey = addKey(demo, "demo", isLoopback(options.host) ? seeded.bytes : randomBytes)
 
     const issue = (wallet: string, keyName: string, now: number): AgentAuth.Credential => {
       const existing = usersByWallet.get(wallet)
@@ -176,8 +188,6 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
       const { apiKey, keyId } = addKey(owner, keyName)
       return { apiKey: Redacted.make(apiKey), keyId, isSignup }
     }
-
-    const secretOf = (wallet: string): Uint8Array => Seeded.derive(options.seed, `totp:${wallet}`).subarray(0, 20)
 
     const service: Accounts.Service = {
       demoKey: Redacted.make(demoKey.apiKey),
@@ -198,13 +208,13 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
       },
       init: (address) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
-          const nonce = base58.encode(random.bytes(16))
+          const nonce = base58.encode(randomBytes(16))
           const text = [
             "Sign in to the feeshare sandbox",
             `Wallet: ${address}`,
             `Nonce: ${nonce}`,
             `Issued at: ${new Date(now).toISOString()}`,
-            `Entropy: ${base58.encode(random.bytes(16))}`
+            `Entropy: ${base58.encode(randomBytes(16))}`
           ].join("\n")
           const message = new TextEncoder().encode(text)
           makeRoom(nonces, now)
@@ -225,7 +235,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
               return Effect.fail(reject(messages.signature))
             }
             if (mfaSecrets.has(request.address)) {
-              const authCode = base58.encode(random.bytes(24))
+              const authCode = base58.encode(randomBytes(24))
               makeRoom(authCodes, now)
               authCodes.set(authCode, { wallet: request.address, expiresAt: now + challengeTtlMillis, attempts: 0 })
               return Effect.succeed({ mfaRequired: true as const, mfaMethod: "totp", authCode })
@@ -251,7 +261,8 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
         }),
       enableMfa: (wallet) =>
         Effect.sync(() => {
-          const secret = secretOf(wallet)
+          // a new secret each time: enabling again rotates it
+          const secret = randomBytes(20)
           mfaSecrets.set(wallet, secret)
           const base32 = Totp.toBase32(secret)
           return {

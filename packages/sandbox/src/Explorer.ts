@@ -42,6 +42,11 @@ export { paths }
 export const limits = {
   /** Event streams open at once; past it `/explorer/events` answers 503. */
   streams: 16,
+  /**
+   * Event streams one client address may hold at once (under `streams`, so one local process
+   * cannot take them all); past it `/explorer/events` answers 429.
+   */
+  streamsPerClient: 4,
   /** Rate-limit buckets, API keys and wallets listed. */
   buckets: 200,
   keys: 200,
@@ -336,20 +341,40 @@ export const mount = (
         Stream.encodeText
       )
 
-      const stream = Effect.suspend(() => {
+      // the streams each client address holds
+      const byClient = new Map<string, number>()
+      const stream = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+        const client = Option.getOrElse(request.remoteAddress, () => "unknown")
+        const held = byClient.get(client) ?? 0
+        if (held >= limits.streamsPerClient) {
+          return HttpServerResponse.unsafeJson(
+            {
+              success: false,
+              error: `Too many explorer event streams from one client (at most ${limits.streamsPerClient})`
+            },
+            { status: 429 }
+          )
+        }
         if (streams >= limits.streams) {
-          return Effect.succeed(HttpServerResponse.unsafeJson(
+          return HttpServerResponse.unsafeJson(
             { success: false, error: `Too many explorer event streams (at most ${limits.streams})` },
             { status: 503 }
-          ))
+          )
         }
         streams++
-        return Effect.succeed(HttpServerResponse.stream(
+        byClient.set(client, held + 1)
+        const release = Effect.sync(() => {
+          streams--
+          const left = (byClient.get(client) ?? 1) - 1
+          if (left <= 0) byClient.delete(client)
+          else byClient.set(client, left)
+        })
+        return HttpServerResponse.stream(
           Stream.concat(Stream.make(new TextEncoder().encode("retry: 2000\n\n")), events).pipe(
-            Stream.ensuring(Effect.sync(() => void streams--))
+            Stream.ensuring(release)
           ),
           { contentType: "text/event-stream", headers: { "cache-control": "no-store", "x-accel-buffering": "no" } }
-        ))
+        )
       })
 
       yield* router.get(paths.page, Effect.map(assets, (a) => HttpServerResponse.html(a.html)))

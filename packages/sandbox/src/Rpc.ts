@@ -17,8 +17,10 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Either, Exit, Option, Scope, Stream } from "effect"
+import { AdminToken, authorizes } from "./AdminToken.js"
 import * as JsonRpc from "./internal/http/jsonRpc.js"
 import { handle } from "./internal/http/rpcMethods.js"
+import { LedgerError } from "./internal/model/ledger/models.js"
 
 /**
  * The path the router serves.
@@ -47,8 +49,39 @@ export const maxBatchSize = JsonRpc.maxBatchSize
 
 export { handle } from "./internal/http/rpcMethods.js"
 
-/** One request's answer; every failure, defects included, is a JSON-RPC error of its own. */
-const one = (body: unknown) => JsonRpc.answer("Rpc", body, (request) => handle(request.method, request.params))
+/**
+ * The methods that need the sandbox admin token when the sandbox has one (off loopback), as
+ * their `/sandbox/...` counterparts do: the faucet.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const adminMethods: ReadonlySet<string> = new Set(["requestAirdrop"])
+
+/**
+ * The error answering an admin method called without the admin token.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const adminTokenRequired = new LedgerError({
+  code: -32001,
+  message: "requestAirdrop needs the sandbox admin token off loopback (Authorization: Bearer TOKEN), printed at start"
+})
+
+/**
+ * One request's answer; every failure, defects included, is a JSON-RPC error of its own.
+ * `admitted`: whether the request carried the admin token (or none is required).
+ */
+const one = (body: unknown, admitted: boolean) =>
+  JsonRpc.answer(
+    "Rpc",
+    body,
+    (request) =>
+      !admitted && adminMethods.has(request.method)
+        ? Effect.fail(adminTokenRequired)
+        : handle(request.method, request.params)
+  )
 
 /**
  * The body as text, or `None` when it is larger than `maxBodyBytes`: a declared
@@ -96,11 +129,17 @@ const reply = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(bod
  * over `maxBodyBytes`: HTTP 413 (and the connection closed) with a `-32600` error. Requests
  * without an id are answered too (with `id: null`), not treated as notifications.
  *
+ * When an `AdminToken` is provided and holds a token (the sandbox off loopback),
+ * `requestAirdrop` needs it (`Authorization: Bearer TOKEN`), as `/sandbox/airdrop` does;
+ * without it the call is answered with `adminTokenRequired`.
+ *
  * @since 0.1.0
  * @category handlers
  */
 export const app = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
+  const token = Option.flatten(yield* Effect.serviceOption(AdminToken))
+  const admitted = Option.isNone(token) || authorizes(token.value, request.headers.authorization)
   const read = yield* Effect.either(readBody(request))
   if (Either.isLeft(read)) return reply(JsonRpc.invalidRequest(null, "the body could not be read"), 400)
   const text = read.right
@@ -116,9 +155,9 @@ export const app = Effect.gen(function*() {
     case "Refused":
       return reply(body.reply)
     case "Single":
-      return reply(yield* one(body.value))
+      return reply(yield* one(body.value, admitted))
     case "Batch":
-      return reply(yield* Effect.forEach(body.values, one))
+      return reply(yield* Effect.forEach(body.values, (value) => one(value, admitted)))
   }
 }).pipe(
   Effect.catchAllCause((cause) =>

@@ -9,7 +9,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import type { Accounts } from "./Accounts.js"
-import type { AdminToken } from "./AdminToken.js"
+import { AdminToken } from "./AdminToken.js"
 import * as Explorer from "./Explorer.js"
 import * as History from "./History.js"
 import { Ledger } from "./Ledger.js"
@@ -24,16 +24,24 @@ import * as RpcSubscriptions_ from "./RpcSubscriptions.js"
 import * as Server from "./Server.js"
 
 /**
- * `POST /rpc` on the sandbox's router, answered by the ledger, and WebSocket upgrades of
+ * `POST /rpc` on the sandbox's router, answered by the ledger (its faucet behind the admin token
+ * off loopback), and WebSocket upgrades of
  * `GET /rpc`, the ledger's subscriptions.
  *
  * @since 0.1.0
  * @category layers
  */
-export const rpcMount: Server.Mount<Ledger | RpcSubscriptions> = {
+export const rpcMount: Server.Mount<Ledger | RpcSubscriptions | AdminToken> = {
   paths: [Rpc.path],
   layer: HttpApiBuilder.Router.use((router) =>
-    Effect.flatMap(Ledger, (ledger) => router.post(Rpc.path, Effect.provideService(Rpc.app, Ledger, ledger)))
+    Effect.flatMap(
+      Effect.all([Ledger, AdminToken]),
+      ([ledger, token]) =>
+        router.post(
+          Rpc.path,
+          Rpc.app.pipe(Effect.provideService(Ledger, ledger), Effect.provideService(AdminToken, token))
+        )
+    )
   ),
   upgrade: Effect.flatMap(RpcSubscriptions, (subscriptions) => subscriptions.accept)
 }

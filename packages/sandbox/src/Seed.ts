@@ -18,6 +18,7 @@ import {
   partiallySignTransaction
 } from "@solana/kit"
 import { Effect, Redacted, Schema } from "effect"
+import { rmSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -199,6 +200,35 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
   return seeded
 })
 
+/** Signals whose default action ends the process: the keygen file goes with it. */
+const endingSignals = ["SIGHUP", "SIGINT", "SIGTERM", "SIGQUIT"] as const
+
+/**
+ * Removes `path` when the process exits, however it exits: a normal exit (even one that skips
+ * the scope's release), or a signal (SIGHUP too, which no runtime handles). A signal nobody
+ * else listens to is raised again once the directory is gone, so the process still ends as
+ * that signal ends it. The hooks go when the scope closes.
+ */
+const removedOnExit = (path: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const remove = () => rmSync(path, { recursive: true, force: true })
+      const detach = () => {
+        process.off("exit", remove)
+        for (const signal of endingSignals) process.off(signal, onSignal)
+      }
+      const onSignal = (signal: NodeJS.Signals) => {
+        remove()
+        detach()
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+      }
+      process.once("exit", remove)
+      for (const signal of endingSignals) process.once(signal, onSignal)
+      return detach
+    }),
+    (detach) => Effect.sync(detach)
+  )
+
 /**
  * Seeds the market and writes the demo wallet's keygen file (mode 0600) into a new temporary
  * directory, removed when the scope closes; answers what was seeded and the file's path.
@@ -214,7 +244,7 @@ export const makeWithKeygenFile = Effect.fn("Seed.makeWithKeygenFile")(function*
     Effect.tryPromise({
       try: () => mkdtemp(join(tmpdir(), "feeshare-sandbox-")),
       catch: failed("create a temporary directory")
-    }),
+    }).pipe(Effect.tap((path) => removedOnExit(path))),
     (path) => Effect.promise(() => rm(path, { recursive: true, force: true }))
   )
   const path = join(directory, "demo-wallet.json")

@@ -22,6 +22,7 @@ import { AdminToken } from "./AdminToken.js"
 import * as AdminToken_ from "./AdminToken.js"
 import * as EvmFixtures from "./EvmFixtures.js"
 import * as Handlers from "./internal/http/handlers.js"
+import * as Hosts from "./internal/http/hosts.js"
 import * as Middleware from "./internal/http/middleware.js"
 import * as Routes from "./internal/http/routes.js"
 import type { UpgradeHandler } from "./internal/http/upgrade.js"
@@ -45,7 +46,7 @@ export class SandboxInfo extends Context.Tag("@feeshare/sandbox/SandboxInfo")<Sa
   /** `ws://HOST:PORT/rpc`: the ledger's JSON-RPC subscriptions (WebSocket), as Kit's `createSolanaRpcSubscriptions` takes it. */
   readonly rpcSubscriptionsUrl: string
   readonly port: number
-  /** A key of the seeded demo user (deterministic from `Options.seed`). */
+  /** A key of the seeded demo user (deterministic from `Options.seed` on loopback, random off it). */
   readonly demoApiKey: Redacted.Redacted<string>
   /** The token `/sandbox/...` requires (`Authorization: Bearer TOKEN`); none on loopback. */
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
@@ -152,16 +153,33 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
   )
 }
 
+/** A 403 on a socket whose upgrade is refused for its `Host` or `Origin`. */
+const refuseUpgrade = (socket: Duplex, message: string): void => {
+  const body = JSON.stringify({ success: false, error: message })
+  socket.end(
+    `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`
+  )
+}
+
 /**
  * A Node server that hands `GET` upgrade requests to a path of `upgrades` to that path's
  * handler, before (and instead of) any `upgrade` listener: the platform's listener would
- * otherwise run the HTTP app on them too. Other upgrades reach the listeners as usual.
+ * otherwise run the HTTP app on them too. Other upgrades reach the listeners as usual. An
+ * upgrade with a foreign `Host` or `Origin` (DNS rebinding, a cross-site page: browsers let
+ * any page open a WebSocket) is answered 403 and never reaches a handler.
  */
 class UpgradeRoutingServer extends NodeServer {
   readonly #upgrades: ReadonlyMap<string, UpgradeHandler>
-  constructor(options: ServerOptions, upgrades: ReadonlyMap<string, UpgradeHandler>) {
+  readonly #allowedHosts: ReadonlySet<string>
+  constructor(
+    options: ServerOptions,
+    upgrades: ReadonlyMap<string, UpgradeHandler>,
+    allowedHosts: ReadonlySet<string>
+  ) {
     super(options)
     this.#upgrades = upgrades
+    this.#allowedHosts = allowedHosts
   }
   override emit(event: string, ...args: Array<unknown>): boolean {
     if (event === "upgrade") {
@@ -171,7 +189,9 @@ class UpgradeRoutingServer extends NodeServer {
           ? this.#upgrades.get((request.url ?? "").split("?")[0] ?? "")
           : undefined
         if (handler !== undefined) {
-          handler(request, socket, head)
+          const refused = Hosts.refusal(this.#allowedHosts, request.headers.host, request.headers.origin)
+          if (refused !== undefined) refuseUpgrade(socket, refused)
+          else handler(request, socket, head)
           return true
         }
       }
@@ -184,7 +204,8 @@ class UpgradeRoutingServer extends NodeServer {
  * The Node server with the sandbox's bounds: the size of a request head, the time to receive
  * the headers and the whole request (checked every quarter of the shorter one), and what Node
  * itself refuses answered as envelopes (431, 408, 400). `GET` upgrade requests to a path of
- * `upgrades` (read at each request) go to its handler.
+ * `upgrades` (read at each request) go to its handler, when their `Host` is one of the
+ * sandbox's names and their `Origin` (if any) too.
  *
  * @since 0.1.0
  * @category constructors
@@ -193,15 +214,19 @@ export const makeNodeServer = (
   options: Options.Options,
   upgrades: ReadonlyMap<string, UpgradeHandler> = new Map()
 ): NodeServer => {
-  const server = new UpgradeRoutingServer({
-    maxHeaderSize: options.maxHeaderBytes,
-    headersTimeout: options.headersTimeoutMillis,
-    requestTimeout: options.requestTimeoutMillis,
-    connectionsCheckingInterval: Math.max(
-      10,
-      Math.floor(Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis) / 4)
-    )
-  }, upgrades)
+  const server = new UpgradeRoutingServer(
+    {
+      maxHeaderSize: options.maxHeaderBytes,
+      headersTimeout: options.headersTimeoutMillis,
+      requestTimeout: options.requestTimeoutMillis,
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.floor(Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis) / 4)
+      )
+    },
+    upgrades,
+    Hosts.allowedNames(options.host)
+  )
   server.on("clientError", answerClientError)
   return server
 }

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { AgentAuth } from "@feeshare/domain"
 import { base58 } from "@feeshare/domain/PublicKey"
-import { Clock, Effect, Schema, TestClock } from "effect"
+import { Clock, Effect, Redacted, Schema, TestClock } from "effect"
 import { Accounts } from "../src/Accounts.js"
 import * as Accounts_ from "../src/Accounts.js"
+import * as Seeded from "../src/internal/model/seeded.js"
 import * as Options from "../src/Options.js"
 import * as SandboxApi from "../src/SandboxApi.js"
 import * as Server from "../src/Server.js"
@@ -249,4 +250,50 @@ describe("Agent authentication", () => {
       yield* accounts.init(wallet.address)
       assert.strictEqual(accounts.pending().nonces, 1)
     }).pipe(Effect.provide(Accounts_.layer(Options.make()))))
+
+  it.effect("the predicted-key attack finds nothing: keys, nonces and TOTP secrets do not follow from the public seed", () =>
+    Effect.gen(function*() {
+      const info = yield* Server.SandboxInfo
+      // what an attacker computes from the public default seed, the way the sandbox once drew its secrets:
+      // one SHA-256 stream of (seed, "accounts"): the demo key (24 + 8 bytes), then a login's nonce and
+      // entropy (16 + 16), then that login's key (24 + 8)
+      const old = Seeded.stream(info.options.seed, "accounts")
+      const demo = `fs_sbx_${base58.encode(old.bytes(24))}`
+      old.bytes(8)
+      const predictedNonce = base58.encode(old.bytes(16))
+      old.bytes(16)
+      const predictedKey = `fs_sbx_${base58.encode(old.bytes(24))}`
+      // the printed demo key stays reproducible on loopback
+      assert.strictEqual(Redacted.value(info.demoApiKey), demo)
+
+      const wallet = yield* makeWallet
+      const login = yield* signIn(wallet, "victim")
+      assert.strictEqual(login.reply.status, 200)
+      assert.notStrictEqual(login.nonce, predictedNonce)
+      const issued = (login.reply.json as { response: { apiKey: string } }).response.apiKey
+      assert.notStrictEqual(issued, predictedKey)
+      const me = yield* call("identity", "me", { apiKey: predictedKey })
+      assert.strictEqual(me.status, 401, me.text)
+
+      // nor is a wallet's TOTP secret SHA-256 of the seed and the wallet
+      const enabled = yield* call("sandbox", "enableMfa", { apiKey: null, body: { wallet: wallet.address } })
+      const { secret } = decodeSuccess("sandbox", "enableMfa", enabled) as typeof SandboxApi.MfaSecret.Type
+      assert.notStrictEqual(
+        secret,
+        Totp.toBase32(Seeded.derive(info.options.seed, `totp:${wallet.address}`).subarray(0, 20))
+      )
+    }).pipe(Effect.provide(sandbox())))
+
+  it.effect("off loopback the demo key is random too", () =>
+    Effect.gen(function*() {
+      const options = Options.make({ host: "0.0.0.0" })
+      const first = yield* Accounts_.make(options)
+      const second = yield* Accounts_.make(options)
+      assert.notStrictEqual(Redacted.value(first.demoKey), Redacted.value(second.demoKey))
+      const loopback = Options.make()
+      assert.strictEqual(
+        Redacted.value((yield* Accounts_.make(loopback)).demoKey),
+        Redacted.value((yield* Accounts_.make(loopback)).demoKey)
+      )
+    }))
 })

@@ -13,6 +13,7 @@ import {
   partiallySignTransaction
 } from "@solana/kit"
 import { Effect, Layer, Redacted } from "effect"
+import { get as httpGet } from "node:http"
 import type { State } from "../src/Explorer.js"
 import * as Explorer from "../src/Explorer.js"
 import * as History from "../src/History.js"
@@ -33,6 +34,16 @@ const landed = (overrides: Partial<History.LandedRecord> = {}): History.LandedRe
   err: null,
   ...overrides
 })
+
+/** An event stream opened from `localAddress` (a client address of its own): its status, and how to close it. */
+const openStream = (port: number, localAddress: string) =>
+  Effect.async<{ readonly status: number; readonly close: () => void }>((resume) => {
+    const request = httpGet(
+      { host: "127.0.0.1", port, path: Explorer.paths.events, localAddress },
+      (response) => resume(Effect.succeed({ status: response.statusCode ?? 0, close: () => request.destroy() }))
+    )
+    request.on("error", (error) => resume(Effect.die(error)))
+  })
 
 describe("History (in memory)", () => {
   it("keeps the newest entries of each ring, newest first", () => {
@@ -228,17 +239,27 @@ describe("History and the explorer over a sandbox", () => {
         const next = yield* tickWith(first.version + 1)
         assert.strictEqual(next.version, history.version())
 
-        // the bound: limits.streams open (this one and 15 more), the next is refused
-        const others = yield* Effect.promise(() =>
-          Promise.all(Array.from({ length: Explorer.limits.streams - 1 }, async () => {
-            const controller = new AbortController()
-            await fetch(`${info.rootUrl}${Explorer.paths.events}`, { signal: controller.signal })
-            return controller
-          }))
+        // the bounds: limits.streamsPerClient from one client address (this one and 3 more), the next is a 429
+        const fromOwn = yield* Effect.forEach(
+          Array.from({ length: Explorer.limits.streamsPerClient - 1 }, () => "127.0.0.1"),
+          (address) => openStream(info.port, address)
         )
-        const refused = yield* fetchReply(`${info.rootUrl}${Explorer.paths.events}`)
+        assert.deepStrictEqual(fromOwn.map((s) => s.status), [200, 200, 200])
+        const perClient = yield* openStream(info.port, "127.0.0.1")
+        assert.strictEqual(perClient.status, 429)
+        // other clients (other loopback addresses) fill the global limit, then the next is a 503
+        const others = yield* Effect.forEach(
+          Array.from(
+            { length: Explorer.limits.streams - Explorer.limits.streamsPerClient },
+            (_, i) => `127.0.0.${2 + Math.floor(i / Explorer.limits.streamsPerClient)}`
+          ),
+          (address) => openStream(info.port, address)
+        )
+        assert.isTrue(others.every((s) => s.status === 200))
+        const refused = yield* openStream(info.port, "127.0.0.99")
         assert.strictEqual(refused.status, 503)
-        for (const controller of [...others, events.controller]) controller.abort()
+        for (const open of [...fromOwn, perClient, ...others, refused]) open.close()
+        events.controller.abort()
       }))
   })
 })

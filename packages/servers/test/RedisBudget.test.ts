@@ -4,7 +4,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { FeeShareClient, RateBudget } from "@feeshare/client"
 import * as RedisBudget from "@feeshare/client/RedisBudget"
-import { Duration, Effect, Redacted } from "effect"
+import { Duration, Effect, Fiber, Option, Redacted } from "effect"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll } from "vitest"
 import { type RedisServer, type SandboxProcess, startRedis, startSandbox } from "../support/processes.js"
@@ -121,4 +121,52 @@ describe("RedisBudget.make on redis-server", () => {
         assert.notInclude(everything, createHash(algorithm).update(sandbox.apiKey).digest("base64"))
       }
     }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+
+  it.live("hostile headers (limit 1e8, remaining 5e7) cost O(1) writes: Redis answers another client's PING within 50 ms", () =>
+    Effect.gen(function*() {
+      const budget = yield* RedisBudget.make({ url: redis.url, prefix: "hostile", timeout: "30 seconds" })
+      const buckets = [0, 1, 2].map((i) => [{ key: `h${i}`, limit: 200_000, windowMillis: 3_600_000 }])
+      const hostile = observation({ used: 100_000_000 - 50_000_000, limit: 100_000_000, resetInMillis: 3_000_000 })
+      const other = new Redis(redis.url)
+      yield* Effect.promise(() => other.ping())
+      // three corrections in flight; another connection PINGs until they are done: each PING waits for whatever script runs
+      const corrections = yield* Effect.fork(
+        Effect.forEach(buckets, (k) => budget.observe(k, hostile), { concurrency: "unbounded" })
+      )
+      let pingMillis = 0
+      for (let pings = 0; pings < 3 || Option.isNone(yield* Fiber.poll(corrections)); pings++) {
+        pingMillis = Math.max(
+          pingMillis,
+          yield* Effect.promise(async () => {
+            const start = performance.now()
+            await other.ping()
+            return performance.now() - start
+          })
+        )
+      }
+      yield* Fiber.join(corrections)
+      assert.isBelow(pingMillis, 50)
+      // the window counts the service's requests: full, so the next take waits
+      assert.isAbove(yield* budget.take(buckets[0]!), 0)
+      // and nothing near the service's numbers was written: the log holds admissions only
+      const entries = yield* Effect.promise(() => other.zcard("hostile:budget:h0:log"))
+      const memory = yield* Effect.promise(() => other.memory("USAGE", "hostile:budget:h0:log"))
+      other.disconnect()
+      assert.isAtMost(entries, 200_000)
+      assert.strictEqual(entries, 0)
+      assert.isTrue(memory === null || Number(memory) < 10_000)
+    }).pipe(Effect.scoped))
+
+  it.live("a correction spreads the service's count over its window: slots free as its oldest leave", () =>
+    Effect.gen(function*() {
+      const budget = yield* store("spread")
+      const k = [{ key: "a", limit: 4, windowMillis: 600 }]
+      // 4 spent elsewhere, the oldest leaving in 300 ms: full now, a slot free within the window
+      yield* budget.observe(k, observation({ used: 4, limit: 4, resetInMillis: 300 }))
+      const wait = yield* budget.take(k)
+      assert.isAbove(wait, 0)
+      assert.isAtMost(wait, 600)
+      yield* Effect.sleep(Duration.millis(wait))
+      assert.strictEqual(yield* budget.take(k), 0)
+    }).pipe(Effect.scoped))
 })

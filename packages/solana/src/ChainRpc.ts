@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { RateLimit, WireTransaction as Wire } from "@feeshare/domain"
+import { RateLimit, Redaction, WireTransaction as Wire } from "@feeshare/domain"
 import {
   type Base64EncodedWireTransaction,
   createSolanaRpc,
@@ -33,7 +33,8 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
-const messageOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
+/** An error's message, without control characters or a URL's userinfo (it may come from the node). */
+const messageOf = (error: unknown): string => Redaction.line(error instanceof Error ? error.message : String(error))
 
 /** The host and port of an endpoint, as errors name it (never its path: it may hold a key). */
 const hostOf = (url: string): string => {

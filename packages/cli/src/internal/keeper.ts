@@ -6,7 +6,9 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
+import * as Redaction from "@feeshare/domain/Redaction"
 import * as Cluster from "@feeshare/keeper/Cluster"
+import * as ClusterAuth from "@feeshare/keeper/ClusterAuth"
 import * as Keeper from "@feeshare/keeper/Keeper"
 import * as Metrics from "@feeshare/keeper/Metrics"
 import * as Policy from "@feeshare/keeper/Policy"
@@ -25,6 +27,7 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
+import { ClusterSecret } from "../CliError.js"
 import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 import type { Globals } from "./globals.js"
@@ -81,9 +84,10 @@ const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
   const fields = Object.fromEntries(
     [...HashMap.toEntries(annotations)].map((
       [key, value]
-    ) => [key, typeof value === "number" || typeof value === "boolean" ? value : String(value)])
+    ) => [key, typeof value === "number" || typeof value === "boolean" ? value : Redaction.line(String(value))])
   )
-  const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
+  // log lines quote servers and URLs: no control characters, no userinfo
+  const text = Redaction.line((Array.isArray(message) ? message : [message]).map(String).join(" "))
   process.stderr.write(
     `${JSON.stringify({ time: date.toISOString(), level: logLevel.label.toLowerCase(), message: text, ...fields })}\n`
   )
@@ -205,9 +209,26 @@ const freePort = (host: string) =>
     })
   })
 
+/** Whether `host` is a loopback address. */
+const isLoopback = (host: string): boolean => {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase()
+  return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
+}
+
 /** `keeper run --postgres-url`: this process is one runner of the cluster, until stopped. */
 const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
+    // the cluster's secret: from the environment or a file, never a flag (ps would show it)
+    const secret = yield* ClusterAuth.fromEnvironment().pipe(
+      Effect.mapError((error) => new ClusterSecret({ operation: "keeper run", message: error.message }))
+    )
+    if (Option.isNone(secret) && !isLoopback(args.runnerHost)) {
+      return yield* new ClusterSecret({
+        operation: "keeper run",
+        message: `a runner on ${args.runnerHost} (not loopback) needs the cluster's secret: set ` +
+          "FEESHARE_KEEPER_CLUSTER_SECRET or FEESHARE_KEEPER_CLUSTER_SECRET_FILE (the same on every runner)"
+      })
+    }
     const { keeper, services } = yield* environment(g, args)
     const port = Option.isSome(args.runnerPort) ? args.runnerPort.value : yield* freePort(args.runnerHost)
     // the cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
@@ -219,6 +240,7 @@ const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacte
         postgresUrl,
         host: args.runnerHost,
         port,
+        secret: Option.getOrUndefined(secret),
         onRound: () => writeMetrics(args).pipe(Effect.provide(NodeFileSystem.layer))
       }).pipe(Layer.provide(services))
     )

@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import packageJson from "../../package.json" with { type: "json" }
+import { WeakToken } from "../CliError.js"
 import { apiKeyOf, rpcUrlsOf } from "./context.js"
 import type { Globals } from "./globals.js"
 
@@ -36,7 +37,14 @@ export const run = (g: Globals, args: Args) =>
     const options = { version: packageJson.version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
     if (Option.isNone(args.http)) return yield* Server.serveStdio(options)
     const given = process.env.FEESHARE_MCP_TOKEN
-    const token = given !== undefined && given.length >= 16 ? Redacted.make(given) : Server.makeToken()
+    if (given !== undefined && given.length < Server.minTokenLength) {
+      return yield* new WeakToken({
+        operation: "mcp",
+        message: `FEESHARE_MCP_TOKEN is ${given.length} characters; the bearer token needs at least ` +
+          `${Server.minTokenLength} (unset it to get a random one, printed at start)`
+      })
+    }
+    const token = given !== undefined ? Redacted.make(given) : Server.makeToken()
     return yield* Layer.launch(Server.layerHttp({
       ...options,
       port: args.http.value,

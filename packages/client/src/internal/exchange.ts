@@ -6,7 +6,7 @@
  */
 import type { HttpClient, HttpClientResponse } from "@effect/platform"
 import { HttpClientError, HttpClientRequest } from "@effect/platform"
-import { Envelope, FeeShareError, RateLimit } from "@feeshare/domain"
+import { Envelope, FeeShareError, RateLimit, Redaction } from "@feeshare/domain"
 import { Effect, Option } from "effect"
 import type { Scope } from "effect"
 
@@ -165,7 +165,8 @@ export const run = (
       }
       const location = response.headers["location"]
       const target = location === undefined ? undefined : parseUrl(location, current.url)
-      const shown = (location ?? "(none)").slice(0, Envelope.bodyPreviewLength)
+      // server-supplied: no control characters, no userinfo or secret parameters
+      const shown = Redaction.line(location ?? "(none)").slice(0, Envelope.bodyPreviewLength)
       if (target === undefined) {
         return Effect.fail(
           refused(response, operation, `redirected (${response.status}) without a usable Location: ${shown}`)

@@ -4,7 +4,7 @@
  * into the domain's errors; the API key scrubbed from anything a server or a rule echoes.
  */
 import type { Headers, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Envelope, FeeShareError, RateLimit } from "@feeshare/domain"
+import { Envelope, FeeShareError, RateLimit, Redaction } from "@feeshare/domain"
 import type { Tracer } from "effect"
 import { Clock, Effect, Either, Option, Redacted, SubscriptionRef } from "effect"
 import type { Operation } from "./operations.js"
@@ -185,12 +185,15 @@ export const make = (settings: Settings): Decoder => {
     error._tag === "RequestError"
       ? new FeeShareError.TransportError({
         status: 0,
-        message: scrub(`request failed (${error.reason}): ${describeCause(error.cause) || error.message}`),
+        // a URL in the cause (the platform quotes it) goes without its userinfo
+        message: scrub(
+          Redaction.text(`request failed (${error.reason}): ${describeCause(error.cause) || error.message}`)
+        ),
         operation: op.operation
       })
       : new FeeShareError.TransportError({
         status: error.response.status,
-        message: scrub(`reading the response failed: ${describeCause(error.cause) || error.message}`),
+        message: scrub(Redaction.text(`reading the response failed: ${describeCause(error.cause) || error.message}`)),
         operation: op.operation
       })
 

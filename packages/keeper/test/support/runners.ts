@@ -18,6 +18,9 @@ export interface Runner {
   readonly printed: (pattern: RegExp) => Promise<void>
 }
 
+/** The cluster's secret every test runner shares (the transport's handshake is under test with them). */
+export const clusterSecret = "feeshare-keeper-test-cluster-secret"
+
 /** `feeshare keeper run`: one runner of a cluster with `postgresUrl`, else the one-machine loop. */
 export const startRunner = (options: {
   readonly config: string
@@ -51,7 +54,11 @@ export const startRunner = (options: {
           FEESHARE_BASE_URL: options.baseUrl,
           FEESHARE_API_KEY: options.apiKey,
           FEESHARE_RPC_URL: options.rpcUrl,
-          ...(options.postgresUrl === undefined ? {} : { FEESHARE_KEEPER_POSTGRES_URL: options.postgresUrl }),
+          ...(options.postgresUrl === undefined ? {} : {
+            FEESHARE_KEEPER_POSTGRES_URL: options.postgresUrl,
+            // the runners speak to each other only after the cluster's HMAC challenge
+            FEESHARE_KEEPER_CLUSTER_SECRET: clusterSecret
+          }),
           FEESHARE_KEEPER_HOOK: options.hook ?? ""
         },
         stdio: ["ignore", "ignore", "pipe"]

@@ -72,7 +72,8 @@ export const call = (
     const apiKey = options.apiKey === undefined ? Redacted.value(info.demoApiKey) : options.apiKey
     if (apiKey !== null) headers[Api.apiKeyHeader] = apiKey
     const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
-    if (body !== undefined) headers["content-type"] = "application/json"
+    // every POST is declared JSON (the sandbox refuses one that is not), with or without a body
+    if (body !== undefined || e.method === "POST") headers["content-type"] ??= "application/json"
     return yield* fetchReply(`${info.rootUrl}${e.path}${query}`, {
       method: e.method,
       headers,

@@ -19,6 +19,7 @@ import type * as Options from "../model/options.js"
 import * as Seeded from "../model/seeded.js"
 import * as AdminToken from "./adminToken.js"
 import * as Body from "./body.js"
+import * as Hosts from "./hosts.js"
 import { type Bucket, RateLimiter } from "./rateLimiter.js"
 import * as Routes from "./routes.js"
 
@@ -31,7 +32,8 @@ export const messages = {
   internal: "Internal server error",
   notFound: (method: string, path: string) => `Not found: ${method} ${path}`,
   tooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
-  contentType: (given: string) => `Content-Type must be application/json, got ${given}`,
+  contentType: (given: string | undefined) =>
+    `Content-Type must be application/json, got ${given === undefined ? "none" : given}`,
   tooDeep: (operation: string) => `${operation}: JSON nested deeper than ${Body.maxJsonDepth} levels`,
   adminToken: "The sandbox set-up routes need the sandbox admin token (Authorization: Bearer TOKEN), printed at start",
   injected: (status: number) => `Injected failure (sandbox errorRates ${status})`
@@ -331,6 +333,27 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
           Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
       )
 
+    const allowedHosts = Hosts.allowedNames(options.host)
+
+    /**
+     * What is refused on every path, mounted ones (`/rpc`, the explorer) included, before
+     * anything else: a `Host` that is not one of the sandbox's names or a foreign `Origin`
+     * (DNS rebinding, cross-site pages: 403), and a `POST` whose body is not declared JSON
+     * (a page can send `text/plain` anywhere without asking: 400).
+     */
+    const foreign = (
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route | undefined
+    ): HttpServerResponse.HttpServerResponse | undefined => {
+      const rebinding = Hosts.refusal(allowedHosts, request.headers.host, request.headers.origin)
+      if (rebinding !== undefined) return failure(403, rebinding, route)
+      if (request.method !== "POST") return undefined
+      const contentType = request.headers["content-type"]
+      return contentType === undefined || !isJson(contentType)
+        ? failure(400, messages.contentType(contentType), route)
+        : undefined
+    }
+
     const handle = (
       app: HttpApp.Default,
       fiber: Fiber.RuntimeFiber<unknown, unknown>,
@@ -338,6 +361,8 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       path: string,
       route: Routes.Route | undefined
     ): HttpApp.Default => {
+      const refusedEverywhere = foreign(request, route)
+      if (refusedEverywhere !== undefined) return Effect.succeed(refusedEverywhere)
       if (unmeteredPaths.has(path)) return guarded(app, request, route, undefined)
       const now = () =>
         Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock).unsafeCurrentTimeMillis()

@@ -53,7 +53,7 @@ export declare namespace Accounts {
     readonly user: (userId: string) => Effect.Effect<Identity.User, NotFound>
     readonly init: (address: PublicKey) => Effect.Effect<AgentAuth.Challenge>
     readonly callback: (request: AgentAuth.CallbackRequest) => Effect.Effect<AgentAuth.CallbackResponse, BadRequest>
-    /** Sandbox-only: turns TOTP MFA on for a wallet and returns its (seeded) secret. */
+    /** Sandbox-only: turns TOTP MFA on for a wallet and returns its secret (random, new at each call). */
     readonly enableMfa: (wallet: PublicKey) => Effect.Effect<MfaSecret>
     /** Sandbox-only: revokes a key; `false` when no such key. */
     readonly revoke: (keyId: string) => Effect.Effect<boolean>
@@ -61,7 +61,7 @@ export declare namespace Accounts {
     readonly keys: (max: number) => ReadonlyArray<KeyInfo>
     /** How many nonces and MFA auth codes wait to be used (each at most `maxPending`). */
     readonly pending: () => { readonly nonces: number; readonly authCodes: number }
-    /** A key created at start-up for the demo user (deterministic from the seed). */
+    /** A key created at start-up for the demo user (deterministic from the seed on loopback, random off it). */
     readonly demoKey: Redacted.Redacted<string>
     readonly demoUserId: string
   }
