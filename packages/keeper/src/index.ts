@@ -15,6 +15,8 @@ export * as Journal from "./Journal.js"
 /** @since 0.1.0 */
 export * as Keeper from "./Keeper.js"
 /** @since 0.1.0 */
+export * as Migrations from "./Migrations.js"
+/** @since 0.1.0 */
 export * as Metrics from "./Metrics.js"
 /** @since 0.1.0 */
 export * as Status from "./Status.js"
