@@ -15,7 +15,7 @@ import { Clock, Effect, Metric, Schema } from "effect"
 import * as Journal from "./Journal.js"
 import * as Metrics from "./Metrics.js"
 import { reconcile } from "./Reconcile.js"
-import { Settings } from "./Settings.js"
+import { intervals, Settings } from "./Settings.js"
 
 /**
  * How a position's run ended.
@@ -119,7 +119,7 @@ export const claimPosition = (payload: {
       return outcome({ outcome: "failed", tag: "UnknownWallet", message: `no key for ${payload.wallet}` })
     }
     const commitment = config.commitment
-    const rebroadcastInterval = options.rebroadcastInterval ?? "1 second"
+    const rebroadcastInterval = options.rebroadcastInterval ?? intervals.rebroadcast
 
     // an earlier attempt (before a crash) may have journaled stages: settle them first
     yield* reconcile({ wallet: payload.wallet, mint: payload.mint }, { commitment, rebroadcastInterval })
@@ -170,7 +170,7 @@ export const claimPosition = (payload: {
         commitment,
         format: config.transactionFormat,
         rebroadcastInterval,
-        warmupInterval: options.warmupInterval ?? "500 millis",
+        warmupInterval: options.warmupInterval ?? intervals.warmup,
         beforeSend: (signed) =>
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis

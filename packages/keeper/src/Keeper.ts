@@ -17,20 +17,20 @@ import type { Claims } from "@feeshare/domain"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { Clock, Duration, Effect, Layer, Metric, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Metric, Option, Schema } from "effect"
 import { ClaimWorkflow, ClaimWorkflowLive, isRefusal, Outcome, outcome, request } from "./Claim.js"
 import * as Journal from "./Journal.js"
 import * as Metrics from "./Metrics.js"
 import * as Policy from "./Policy.js"
 import { reconcile } from "./Reconcile.js"
-import { type Options, Settings } from "./Settings.js"
+import { intervals, type Options, passSchedule, Settings } from "./Settings.js"
 
 /** @since 0.1.0 */
 export { claimPosition, ClaimWorkflow, ClaimWorkflowLive, FeeCapReached, Outcome } from "./Claim.js"
 /** @since 0.1.0 */
 export { reconcile } from "./Reconcile.js"
 /** @since 0.1.0 */
-export { type Hooks, type Options, Settings } from "./Settings.js"
+export { type Hooks, intervals, type Options, passSchedule, Settings } from "./Settings.js"
 
 /**
  * One position in a pass's report.
@@ -228,7 +228,7 @@ export const pass: Effect.Effect<
   const { options, wallets } = yield* Settings
   const reconciled = options.config.dryRun ? { landed: 0, rebroadcast: 0, dead: 0 } : yield* reconcile(undefined, {
     commitment: options.config.commitment,
-    rebroadcastInterval: options.rebroadcastInterval ?? "1 second"
+    rebroadcastInterval: options.rebroadcastInterval ?? intervals.rebroadcast
   })
   const reports = yield* Effect.forEach([...wallets.values()], walletPass, { concurrency: options.config.concurrency })
   return { reconciled, wallets: reports }
@@ -243,16 +243,15 @@ export const pass: Effect.Effect<
 export const runForever = <R>(onPass: (report: PassReport) => Effect.Effect<void, never, R>) =>
   Effect.gen(function*() {
     const { options } = yield* Settings
-    while (true) {
-      const report = yield* pass.pipe(
-        Effect.tapError((error) =>
-          Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))
-        ),
-        Effect.option
-      )
-      if (Option.isSome(report)) yield* onPass(report.value)
-      yield* Effect.sleep(Duration.seconds(options.config.intervalSeconds))
-    }
+    const once = pass.pipe(
+      Effect.tapError((error) =>
+        Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))
+      ),
+      Effect.option,
+      Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: onPass }))
+    )
+    // a spaced schedule never ends: the repeat only ever ends by interruption
+    return yield* Effect.zipRight(Effect.repeat(once, passSchedule(options.config)), Effect.never)
   })
 
 /**

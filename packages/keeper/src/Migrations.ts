@@ -13,7 +13,8 @@
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
+import { firstStartSchedule } from "./Settings.js"
 
 /**
  * Where the applied migrations are recorded.
@@ -130,13 +131,6 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
 })
 
 /**
- * Runners starting at once race to create `keeper_migrations` on PostgreSQL (the loser's
- * `CREATE TABLE` fails); once it exists, the migrator's table lock lets one of them migrate
- * and the others find nothing to do. The loser tries again.
- */
-const tableRace = Schedule.spaced("250 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(20)))
-
-/**
  * Brings the journal's schema up to date; returns the migrations it ran (none when another
  * runner ran them, or they ran before).
  *
@@ -151,7 +145,10 @@ export const migrate: Effect.Effect<
   const sql = yield* SqlClient.SqlClient
   const run = Migrator.make({})({ loader, table })
   return yield* sql.onDialectOrElse({
-    pg: () => Effect.retry(run, { schedule: tableRace, while: (error) => error._tag === "SqlError" }),
+    // runners starting at once race to create `keeper_migrations` (the loser's `CREATE TABLE`
+    // fails: it tries again); once it exists, the migrator's table lock lets one of them
+    // migrate and the others find nothing to do
+    pg: () => Effect.retry(run, { schedule: firstStartSchedule, while: (error) => error._tag === "SqlError" }),
     orElse: () => run
   })
 }).pipe(Effect.withSpan("Migrations.migrate"))

@@ -1,10 +1,10 @@
 /**
  * What the keeper runs with: its options (the policy, the wallets, intervals, test hooks) as a
- * service.
+ * service, and every interval the keeper waits, named for what it is.
  *
  * @since 0.1.0
  */
-import { Context, type Duration, type Effect } from "effect"
+import { Context, Duration, type Effect, Schedule } from "effect"
 import type * as Policy from "./Policy.js"
 
 /**
@@ -26,9 +26,9 @@ export interface Hooks {
 export interface Options {
   readonly config: Policy.Config
   readonly wallets: ReadonlyArray<Policy.Wallet>
-  /** Warm-up polls of a new lookup table (default 500 ms). */
+  /** Warm-up polls of a new lookup table (default `intervals.warmup`). */
   readonly warmupInterval?: Duration.DurationInput | undefined
-  /** Rebroadcast of an unconfirmed transaction (default 1 second). */
+  /** Rebroadcast of an unconfirmed transaction (default `intervals.rebroadcast`). */
   readonly rebroadcastInterval?: Duration.DurationInput | undefined
   readonly hooks?: Hooks | undefined
   /** This runner's address on a cluster, recorded with every stage and run it journals. */
@@ -45,3 +45,50 @@ export class Settings extends Context.Tag("@feeshare/keeper/Settings")<Settings,
   readonly options: Options
   readonly wallets: ReadonlyMap<string, Policy.Wallet>
 }>() {}
+
+/**
+ * The keeper's intervals, each named for what it is. The interval between passes is the
+ * config's `intervalSeconds` (`passSchedule`).
+ *
+ * @since 0.1.0
+ * @category intervals
+ */
+export const intervals = {
+  /** Between two sends of the same transaction while it is unconfirmed. */
+  rebroadcast: Duration.seconds(1),
+  /** Between two looks at a new lookup table while it warms up. */
+  warmup: Duration.millis(500),
+  /** The longest wait for one wallet's pass on a cluster before the round goes on without it. */
+  passTimeout: Duration.minutes(10),
+  /** Between two health checks of the runners (and shard-lock refreshes) on a cluster. */
+  runnerHealthCheck: Duration.seconds(5),
+  /** Between two reads of the shard assignments on a cluster. */
+  shardAssignmentsRefresh: Duration.seconds(1),
+  /** Between two polls of a runner's unprocessed entity messages on a cluster. */
+  entityMessagePoll: Duration.seconds(1),
+  /** Between two tries of a first start that raced other runners to create tables. */
+  firstStartRetry: Duration.millis(250),
+  /** Tries of a first start that raced other runners to create tables. */
+  firstStartRetries: 20
+} as const
+
+/**
+ * Passes (of one machine, or a cluster's rounds): the next one `intervalSeconds` after the
+ * last one ended.
+ *
+ * @since 0.1.0
+ * @category intervals
+ */
+export const passSchedule = (config: Pick<Policy.Config, "intervalSeconds">): Schedule.Schedule<number> =>
+  Schedule.spaced(Duration.seconds(config.intervalSeconds))
+
+/**
+ * Retries of a first start that raced other runners to create tables (the engine's, the
+ * journal's migrations): jittered, `intervals.firstStartRetries` at most.
+ *
+ * @since 0.1.0
+ * @category intervals
+ */
+export const firstStartSchedule: Schedule.Schedule<[number, number]> = Schedule.spaced(
+  intervals.firstStartRetry
+).pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(intervals.firstStartRetries)))
