@@ -10,6 +10,7 @@ import type { MigrationError } from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import * as Migrations from "./Migrations.js"
+import type { Outcome } from "./Outcome.js"
 
 /**
  * What became of a journaled stage: `signed` (may still land: reconcile it first), `landed`,
@@ -46,12 +47,12 @@ export interface StageRow {
 }
 
 /**
- * How a run for one position ended.
+ * How a run for one position ended: the kind of the claim's `Outcome`.
  *
  * @since 0.1.0
  * @category models
  */
-export type RunOutcome = "claimed" | "nothing" | "dry-run" | "refused" | "failed" | "fee-cap"
+export type RunOutcome = Outcome["outcome"]
 
 /**
  * @since 0.1.0

@@ -41,10 +41,42 @@ export interface Options {
  * @since 0.1.0
  * @category tags
  */
-export class Settings extends Context.Tag("@feeshare/keeper/Settings")<Settings, {
-  readonly options: Options
-  readonly wallets: ReadonlyMap<string, Policy.Wallet>
-}>() {}
+export class Settings extends Context.Tag("@feeshare/keeper/Settings")<Settings, Settings.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Settings {
+  /**
+   * The options as given, and what they resolve to (each default applied here, once).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly options: Options
+    /** The wallets by address. */
+    readonly wallets: ReadonlyMap<string, Policy.Wallet>
+    readonly rebroadcastInterval: Duration.Duration
+    readonly warmupInterval: Duration.Duration
+    /** This runner's address on a cluster; null on one machine. */
+    readonly runner: string | null
+  }
+}
+
+/**
+ * The settings of `options`, their defaults applied.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options): Settings.Service => ({
+  options,
+  wallets: new Map(options.wallets.map((wallet) => [wallet.signer.publicKey, wallet])),
+  rebroadcastInterval: Duration.decode(options.rebroadcastInterval ?? intervals.rebroadcast),
+  warmupInterval: Duration.decode(options.warmupInterval ?? intervals.warmup),
+  runner: options.runner ?? null
+})
 
 /**
  * The keeper's intervals, each named for what it is. The interval between passes is the
