@@ -12,7 +12,6 @@ import * as Metrics from "@feeshare/keeper/Metrics"
 import * as Policy from "@feeshare/keeper/Policy"
 import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as HashMap from "effect/HashMap"
@@ -28,6 +27,7 @@ import { dirname, resolve } from "node:path"
 import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 import type { Globals } from "./globals.js"
+import * as KeeperBudget from "./keeperBudget.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -108,11 +108,7 @@ const environment = (g: Globals, args: RunArgs) =>
     const apiKey = yield* requireApiKey(g, "keeper")
     // --redis-url: the budget shared with every process of the account (all runners of a cluster)
     const shared = yield* budgetOf(g)
-    const budget = shared !== undefined && config.rateBudget !== undefined
-      ? { ...shared, limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) }
-      : shared ?? (config.rateBudget === undefined
-        ? undefined
-        : { limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) })
+    const budget = KeeperBudget.merge(shared, config.rateBudget)
     const client = FeeShareClient.layer({
       baseUrl: g.baseUrl,
       apiKey,
@@ -205,14 +201,29 @@ const freePort = (host: string) =>
     })
   })
 
+const pgQueryQueueWarning = "Calling client.query() when the client is already executing a query is deprecated"
+
+/**
+ * The cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
+ * every start; nothing a user can act on. That one warning is dropped; every other warning
+ * (deprecations included) is emitted as before.
+ */
+const silencePgQueryQueueWarning = () => {
+  const emit = process.emitWarning
+  const filtered: typeof process.emitWarning = (warning: string | Error, ...rest: Array<never>) => {
+    const message = typeof warning === "string" ? warning : warning.message
+    if (message.startsWith(pgQueryQueueWarning)) return
+    emit.call(process, warning, ...rest)
+  }
+  process.emitWarning = filtered
+}
+
 /** `keeper run --postgres-url`: this process is one runner of the cluster, until stopped. */
 const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     const { keeper, services } = yield* environment(g, args)
     const port = Option.isSome(args.runnerPort) ? args.runnerPort.value : yield* freePort(args.runnerHost)
-    // the cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
-    // every start; nothing a user can act on
-    process.noDeprecation = true
+    silencePgQueryQueueWarning()
     yield* Effect.logInfo("runner starting").pipe(Effect.annotateLogs({ runner: `${args.runnerHost}:${port}` }))
     return yield* Layer.launch(
       Cluster.layer(keeper, {
