@@ -28,6 +28,7 @@ import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 import type { Globals } from "./globals.js"
 import * as KeeperBudget from "./keeperBudget.js"
+import { KeeperHooks } from "./keeperHooks.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -57,24 +58,6 @@ const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxF
     const database = config.database.startsWith("/") ? config.database : resolve(dirname(path), config.database)
     return { path, config: { ...config, database } }
   })
-
-/**
- * `FEESHARE_KEEPER_HOOK=after-journal:STAGE` or `after-send:STAGE`: print one line on stderr
- * at that moment and stop there (for crash tests and drills: kill the process then).
- */
-const hooksFromEnv = (): Keeper.Hooks => {
-  const spec = process.env.FEESHARE_KEEPER_HOOK
-  if (spec === undefined || spec === "") return {}
-  const [point, stage] = spec.split(":")
-  const stop = (line: string) => Effect.zipRight(Effect.sync(() => process.stderr.write(`${line}\n`)), Effect.never)
-  return point === "after-journal"
-    ? {
-      afterJournal: (stages) => stages.includes(stage ?? "") ? stop(`keeper-hook after-journal ${stage}`) : Effect.void
-    }
-    : point === "after-send"
-    ? { afterSend: (id, signature) => id === stage ? stop(`keeper-hook after-send ${id} ${signature}`) : Effect.void }
-    : {}
-}
 
 /** With --json, one JSON object per log line on stderr: time, level, message, the annotations. */
 const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
@@ -122,7 +105,7 @@ const environment = (g: Globals, args: RunArgs) =>
         )
     }).pipe(Layer.provide(FetchHttpClient.layer))
     const services = Layer.merge(client, ChainRpc.layer(rpcUrlsOf(g)))
-    const keeper: Keeper.Options = { config, wallets, hooks: hooksFromEnv() }
+    const keeper: Keeper.Options = { config, wallets, hooks: yield* KeeperHooks }
     const layer = Keeper.layer(keeper).pipe(
       Layer.provideMerge(Keeper.layerStorage(config.database)),
       Layer.provideMerge(services)
