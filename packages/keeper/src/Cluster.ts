@@ -20,10 +20,11 @@ import {
 } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, Layer, Option, type Redacted, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
 import * as ClusterAuth from "./ClusterAuth.js"
 import * as Journal from "./Journal.js"
 import * as Keeper from "./Keeper.js"
+import { firstStartSchedule, intervals, passSchedule } from "./Settings.js"
 
 /**
  * A wallet: its entity id is the wallet's address; `pass` claims what its policy selects.
@@ -124,8 +125,10 @@ export const layerScheduler = (options: Pick<Options, "passTimeout" | "onRound">
     Effect.gen(function*() {
       const { options: keeper, wallets } = yield* Keeper.Settings
       const client = yield* WalletEntity.client
-      const timeout = options.passTimeout ?? "10 minutes"
-      for (let round = 1;; round++) {
+      const timeout = options.passTimeout ?? intervals.passTimeout
+      const rounds = yield* Ref.make(0)
+      const round = Effect.gen(function*() {
+        const round = yield* Ref.updateAndGet(rounds, (n) => n + 1)
         const reports = yield* Effect.forEach(
           [...wallets.keys()],
           (wallet) =>
@@ -159,13 +162,10 @@ export const layerScheduler = (options: Pick<Options, "passTimeout" | "onRound">
           claimed: reports.flatMap((r) => r.positions).filter((p) => p.outcome === "claimed").length
         }))
         if (options.onRound !== undefined) yield* options.onRound(reports)
-        yield* Effect.sleep(Duration.seconds(keeper.config.intervalSeconds))
-      }
+      })
+      yield* Effect.repeat(round, passSchedule(keeper.config))
     })
   )
-
-/** Retries for the first start of several runners at once: they race to create the engine's tables. */
-const firstStart = Schedule.spaced("250 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(20)))
 
 /**
  * A runner: the cluster (socket transport between runners, shard locks and messages in
@@ -189,34 +189,36 @@ export const layerRunner = (options: Options) =>
       )
     }
     const address = Option.some(RunnerAddress.make(options.host, options.port))
-    const interval = options.healthCheckInterval ?? "5 seconds"
+    const interval = options.healthCheckInterval ?? intervals.runnerHealthCheck
     const shardingConfig: Partial<ShardingConfig.ShardingConfig["Type"]> = {
       runnerAddress: address,
       runnerListenAddress: address,
       runnerHealthCheckInterval: interval,
       shardLockRefreshInterval: interval,
       shardLockExpiration: Duration.times(Duration.decode(interval), 3),
-      refreshAssignmentsInterval: "1 second",
-      entityMessagePollInterval: "1 second"
+      refreshAssignmentsInterval: intervals.shardAssignmentsRefresh,
+      entityMessagePollInterval: intervals.entityMessagePoll
     }
+    // runners starting at once race to create the engine's tables: the losers try again
     const storage = Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
       Layer.provide(ShardingConfig.layer(shardingConfig)),
-      Layer.retry(firstStart),
+      Layer.retry(firstStartSchedule),
       Layer.orDie
     )
-    return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStart), Layer.orDie)).pipe(
-      Layer.provideMerge(
-        options.secret === undefined
-          ? socketLayer({ storage: "byo", shardingConfig })
-          : ClusterAuth.layer(options.secret, shardingConfig)
-      ),
-      Layer.provideMerge(storage),
-      Layer.provideMerge(
-        PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(
-          Layer.orDie
+    return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStartSchedule), Layer.orDie))
+      .pipe(
+        Layer.provideMerge(
+          options.secret === undefined
+            ? socketLayer({ storage: "byo", shardingConfig })
+            : ClusterAuth.layer(options.secret, shardingConfig)
+        ),
+        Layer.provideMerge(storage),
+        Layer.provideMerge(
+          PgClient.layer({ url: options.postgresUrl, applicationName: `feeshare-keeper ${runnerName(options)}` }).pipe(
+            Layer.orDie
+          )
         )
       )
-    )
   }))
 
 /**

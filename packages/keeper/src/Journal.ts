@@ -6,8 +6,11 @@
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
+import type { MigrationError } from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
+import * as Migrations from "./Migrations.js"
+import type { Outcome } from "./Outcome.js"
 
 /**
  * What became of a journaled stage: `signed` (may still land: reconcile it first), `landed`,
@@ -44,12 +47,12 @@ export interface StageRow {
 }
 
 /**
- * How a run for one position ended.
+ * How a run for one position ended: the kind of the claim's `Outcome`.
  *
  * @since 0.1.0
  * @category models
  */
-export type RunOutcome = "claimed" | "nothing" | "dry-run" | "refused" | "failed" | "fee-cap"
+export type RunOutcome = Outcome["outcome"]
 
 /**
  * @since 0.1.0
@@ -209,147 +212,105 @@ const ownerOf = (raw: RawOwner): OwnerRow => ({
 })
 
 /**
- * Creates the tables (if missing) and returns the journal.
+ * Migrates the journal's schema (`Migrations`) and returns the journal.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<Journal.Service, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  // SQLite: a write-ahead log (one fsync per commit instead of the rollback journal's several);
-  // every commit still reaches the disk before the stage it records is sent
-  yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
-  // SQLite (one machine) or PostgreSQL (a cluster): only the row id's type differs
-  const id = sql.onDialectOrElse({
-    pg: () => sql.literal("BIGSERIAL PRIMARY KEY"),
-    orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT")
-  })
-  yield* sql`CREATE TABLE IF NOT EXISTS keeper_stages (
-    id ${id},
-    signature TEXT NOT NULL UNIQUE,
-    key TEXT NOT NULL,
-    wallet TEXT NOT NULL,
-    mint TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    stage TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    depends_on TEXT NOT NULL,
-    bytes TEXT NOT NULL,
-    last_valid_block_height TEXT NOT NULL,
-    fee TEXT NOT NULL,
-    status TEXT NOT NULL,
-    slot TEXT,
-    created_at BIGINT NOT NULL,
-    runner TEXT
-  )`
-  yield* sql`CREATE INDEX IF NOT EXISTS keeper_stages_key ON keeper_stages (key)`
-  yield* sql`CREATE INDEX IF NOT EXISTS keeper_stages_status ON keeper_stages (status, wallet, mint)`
-  yield* sql`CREATE TABLE IF NOT EXISTS keeper_runs (
-    id ${id},
-    wallet TEXT NOT NULL,
-    mint TEXT NOT NULL,
-    key TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    tag TEXT,
-    message TEXT,
-    lamports TEXT NOT NULL,
-    fees TEXT NOT NULL,
-    at BIGINT NOT NULL,
-    runner TEXT,
-    started_at BIGINT
-  )`
-  yield* sql`CREATE INDEX IF NOT EXISTS keeper_runs_position ON keeper_runs (wallet, mint)`
-  yield* sql`CREATE TABLE IF NOT EXISTS keeper_owners (
-    wallet TEXT PRIMARY KEY,
-    runner TEXT NOT NULL,
-    started_at BIGINT NOT NULL,
-    finished_at BIGINT
-  )`
-  return Journal.of({
-    recordSigned: (rows) =>
-      sql.withTransaction(
-        Effect.forEach(
-          rows,
-          (row) =>
-            sql`INSERT INTO keeper_stages ${
-              sql.insert({
-                signature: row.signature,
-                key: row.key,
-                wallet: row.wallet,
-                mint: row.mint,
-                round: row.round,
-                stage: row.stage,
-                kind: row.kind,
-                depends_on: JSON.stringify(row.dependsOn),
-                bytes: row.bytes,
-                last_valid_block_height: String(row.lastValidBlockHeight),
-                fee: String(row.fee),
-                status: "signed",
-                slot: null,
-                created_at: row.createdAt,
-                runner: row.runner
-              })
-            } ON CONFLICT DO NOTHING`,
-          { discard: true }
-        )
-      ),
-    settle: (signature, status, slot) =>
-      sql`UPDATE keeper_stages SET status = ${status}, slot = ${
-        slot === null ? null : String(slot)
-      } WHERE signature = ${signature}`
-        .pipe(Effect.asVoid),
-    unsettled: (filter) =>
-      (filter === undefined
-        ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`
-        : sql<
-          RawStage
-        >`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY id`)
-        .pipe(Effect.map((rows) => rows.map(stageOf))),
-    stagesOf: (key) =>
-      sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY id`.pipe(
-        Effect.map((rows) => rows.map(stageOf))
-      ),
-    feesSince: (sinceMillis) =>
-      sql<
-        { readonly fee: string }
-      >`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
-        .pipe(Effect.map((rows) => rows.reduce((sum, row) => sum + toBigint(row.fee), 0n))),
-    recordRun: (row) =>
-      sql`INSERT INTO keeper_runs ${
-        sql.insert({
-          wallet: row.wallet,
-          mint: row.mint,
-          key: row.key,
-          outcome: row.outcome,
-          tag: row.tag,
-          message: row.message,
-          lamports: String(row.lamports),
-          fees: String(row.fees),
-          at: row.at,
-          runner: row.runner,
-          started_at: row.startedAt
-        })
-      }`.pipe(Effect.asVoid),
-    runCount: (wallet, mint) =>
-      sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`
-        .pipe(
-          Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
+export const make: Effect.Effect<Journal.Service, SqlError | MigrationError, SqlClient.SqlClient> = Effect.gen(
+  function*() {
+    const sql = yield* SqlClient.SqlClient
+    // SQLite: a write-ahead log (one fsync per commit instead of the rollback journal's several);
+    // every commit still reaches the disk before the stage it records is sent
+    yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
+    // the tables and their columns, whatever keeper made the database before
+    yield* Migrations.migrate
+    return Journal.of({
+      recordSigned: (rows) =>
+        sql.withTransaction(
+          Effect.forEach(
+            rows,
+            (row) =>
+              sql`INSERT INTO keeper_stages ${
+                sql.insert({
+                  signature: row.signature,
+                  key: row.key,
+                  wallet: row.wallet,
+                  mint: row.mint,
+                  round: row.round,
+                  stage: row.stage,
+                  kind: row.kind,
+                  depends_on: JSON.stringify(row.dependsOn),
+                  bytes: row.bytes,
+                  last_valid_block_height: String(row.lastValidBlockHeight),
+                  fee: String(row.fee),
+                  status: "signed",
+                  slot: null,
+                  created_at: row.createdAt,
+                  runner: row.runner
+                })
+              } ON CONFLICT DO NOTHING`,
+            { discard: true }
+          )
         ),
-    runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf))),
-    unrecorded: (wallet) =>
-      sql<{ readonly key: string; readonly mint: string }>`SELECT DISTINCT s.key, s.mint FROM keeper_stages s
+      settle: (signature, status, slot) =>
+        sql`UPDATE keeper_stages SET status = ${status}, slot = ${
+          slot === null ? null : String(slot)
+        } WHERE signature = ${signature}`
+          .pipe(Effect.asVoid),
+      unsettled: (filter) =>
+        (filter === undefined
+          ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`
+          : sql<
+            RawStage
+          >`SELECT * FROM keeper_stages WHERE status = 'signed' AND wallet = ${filter.wallet} AND mint = ${filter.mint} ORDER BY id`)
+          .pipe(Effect.map((rows) => rows.map(stageOf))),
+      stagesOf: (key) =>
+        sql<RawStage>`SELECT * FROM keeper_stages WHERE key = ${key} ORDER BY id`.pipe(
+          Effect.map((rows) => rows.map(stageOf))
+        ),
+      feesSince: (sinceMillis) =>
+        sql<
+          { readonly fee: string }
+        >`SELECT fee FROM keeper_stages WHERE status IN ('landed', 'failed') AND created_at >= ${sinceMillis}`
+          .pipe(Effect.map((rows) => rows.reduce((sum, row) => sum + toBigint(row.fee), 0n))),
+      recordRun: (row) =>
+        sql`INSERT INTO keeper_runs ${
+          sql.insert({
+            wallet: row.wallet,
+            mint: row.mint,
+            key: row.key,
+            outcome: row.outcome,
+            tag: row.tag,
+            message: row.message,
+            lamports: String(row.lamports),
+            fees: String(row.fees),
+            at: row.at,
+            runner: row.runner,
+            started_at: row.startedAt
+          })
+        }`.pipe(Effect.asVoid),
+      runCount: (wallet, mint) =>
+        sql<{ readonly n: unknown }>`SELECT COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} AND mint = ${mint}`
+          .pipe(
+            Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
+          ),
+      runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf))),
+      unrecorded: (wallet) =>
+        sql<{ readonly key: string; readonly mint: string }>`SELECT DISTINCT s.key, s.mint FROM keeper_stages s
         WHERE s.wallet = ${wallet} AND NOT EXISTS (SELECT 1 FROM keeper_runs r WHERE r.key = s.key) ORDER BY s.key`,
-    recordOwner: (row) =>
-      sql`INSERT INTO keeper_owners ${
-        sql.insert({ wallet: row.wallet, runner: row.runner, started_at: row.startedAt, finished_at: row.finishedAt })
-      } ON CONFLICT (wallet) DO UPDATE SET runner = excluded.runner, started_at = excluded.started_at, finished_at = excluded.finished_at`
-        .pipe(Effect.asVoid),
-    owners: sql<RawOwner>`SELECT * FROM keeper_owners ORDER BY wallet`.pipe(Effect.map((rows) => rows.map(ownerOf)))
-  })
-})
+      recordOwner: (row) =>
+        sql`INSERT INTO keeper_owners ${
+          sql.insert({ wallet: row.wallet, runner: row.runner, started_at: row.startedAt, finished_at: row.finishedAt })
+        } ON CONFLICT (wallet) DO UPDATE SET runner = excluded.runner, started_at = excluded.started_at, finished_at = excluded.finished_at`
+          .pipe(Effect.asVoid),
+      owners: sql<RawOwner>`SELECT * FROM keeper_owners ORDER BY wallet`.pipe(Effect.map((rows) => rows.map(ownerOf)))
+    })
+  }
+)
 
 /**
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Journal, SqlError, SqlClient.SqlClient> = Layer.effect(Journal, make)
+export const layer: Layer.Layer<Journal, SqlError | MigrationError, SqlClient.SqlClient> = Layer.effect(Journal, make)

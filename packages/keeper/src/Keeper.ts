@@ -17,21 +17,22 @@ import type { Claims } from "@feeshare/domain"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
-import { Clock, Duration, Effect, Layer, Metric, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Metric, Option, Schema } from "effect"
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
-import { ClaimWorkflow, ClaimWorkflowLive, isRefusal, Outcome, outcome, request } from "./Claim.js"
+import { ClaimWorkflow, ClaimWorkflowLive, request } from "./Claim.js"
 import * as Journal from "./Journal.js"
 import * as Metrics from "./Metrics.js"
+import * as Outcome from "./Outcome.js"
 import * as Policy from "./Policy.js"
 import { reconcile } from "./Reconcile.js"
-import { type Options, Settings } from "./Settings.js"
+import { make as makeSettings, type Options, passSchedule, Settings } from "./Settings.js"
 
 /** @since 0.1.0 */
 export { claimPosition, ClaimWorkflow, ClaimWorkflowLive, FeeCapReached, Outcome } from "./Claim.js"
 /** @since 0.1.0 */
 export { reconcile } from "./Reconcile.js"
 /** @since 0.1.0 */
-export { type Hooks, type Options, Settings } from "./Settings.js"
+export { type Hooks, intervals, type Options, passSchedule, Settings } from "./Settings.js"
 
 /**
  * One position in a pass's report.
@@ -40,7 +41,7 @@ export { type Hooks, type Options, Settings } from "./Settings.js"
  * @category schemas
  */
 export const PositionReport = Schema.Struct({
-  ...Outcome.fields,
+  ...Outcome.Outcome.fields,
   mint: Schema.String,
   claimable: Schema.Number,
   key: Schema.NullOr(Schema.String)
@@ -85,10 +86,10 @@ export interface PassReport {
   readonly wallets: ReadonlyArray<WalletReport>
 }
 
-const record = (wallet: string, mint: string, key: string, result: Outcome, startedAt: number) =>
+const record = (wallet: string, mint: string, key: string, result: Outcome.Outcome, startedAt: number) =>
   Effect.gen(function*() {
     const journal = yield* Journal.Journal
-    const { options } = yield* Settings
+    const { runner } = yield* Settings
     const at = yield* Clock.currentTimeMillis
     yield* journal.recordRun({
       wallet,
@@ -100,7 +101,7 @@ const record = (wallet: string, mint: string, key: string, result: Outcome, star
       lamports: result.lamports,
       fees: result.fees,
       at,
-      runner: options.runner ?? null,
+      runner,
       startedAt
     })
     if (result.outcome === "claimed") {
@@ -108,12 +109,12 @@ const record = (wallet: string, mint: string, key: string, result: Outcome, star
       yield* Metric.incrementBy(Metrics.lamportsClaimed, result.lamports)
     } else if (result.outcome === "refused") {
       yield* Metric.increment(Metrics.refusals)
-    } else if (result.outcome === "failed" || result.outcome === "fee-cap") {
+    } else if (Outcome.isFailure(result.outcome)) {
       yield* Metric.increment(Metrics.failures)
     }
-    const log = result.outcome === "claimed" || result.outcome === "nothing" || result.outcome === "dry-run"
-      ? Effect.logInfo(`position ${result.outcome}`)
-      : Effect.logWarning(`position ${result.outcome}`)
+    const log = Outcome.isFailure(result.outcome)
+      ? Effect.logWarning(`position ${result.outcome}`)
+      : Effect.logInfo(`position ${result.outcome}`)
     yield* log.pipe(Effect.annotateLogs({
       wallet,
       mint,
@@ -130,16 +131,8 @@ const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: 
     const client = yield* FeeShareClient
     const plan = yield* client.claims.createPlan(request(wallet.signer.publicKey, mint, format))
     yield* PlanExecutor.verify(plan, { format }).pipe(Effect.provide(Signers.layer(wallet.signer)))
-    return outcome({ outcome: "dry-run", lamports: BigInt(claimable) })
-  }).pipe(
-    Effect.catchAll((error) =>
-      Effect.succeed(outcome({
-        outcome: isRefusal(error) || error._tag === "InvalidPlan" ? "refused" : "failed",
-        tag: error._tag,
-        message: error.message
-      }))
-    )
-  )
+    return Outcome.make({ outcome: "dry-run", lamports: BigInt(claimable) })
+  }).pipe(Effect.catchAll((error) => Effect.succeed(Outcome.fromError(error))))
 
 /**
  * One wallet's pass: its positions and vaults, then a claim workflow per position the policy
@@ -226,10 +219,10 @@ export const pass: Effect.Effect<
   SqlError | Chain.ChainUnavailable | Chain.PreflightFailed,
   Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
 > = Effect.gen(function*() {
-  const { options, wallets } = yield* Settings
+  const { options, rebroadcastInterval, wallets } = yield* Settings
   const reconciled = options.config.dryRun ? { landed: 0, rebroadcast: 0, dead: 0 } : yield* reconcile(undefined, {
     commitment: options.config.commitment,
-    rebroadcastInterval: options.rebroadcastInterval ?? "1 second"
+    rebroadcastInterval
   })
   const reports = yield* Effect.forEach([...wallets.values()], walletPass, { concurrency: options.config.concurrency })
   return { reconciled, wallets: reports }
@@ -244,16 +237,15 @@ export const pass: Effect.Effect<
 export const runForever = <R>(onPass: (report: PassReport) => Effect.Effect<void, never, R>) =>
   Effect.gen(function*() {
     const { options } = yield* Settings
-    while (true) {
-      const report = yield* pass.pipe(
-        Effect.tapError((error) =>
-          Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))
-        ),
-        Effect.option
-      )
-      if (Option.isSome(report)) yield* onPass(report.value)
-      yield* Effect.sleep(Duration.seconds(options.config.intervalSeconds))
-    }
+    const once = pass.pipe(
+      Effect.tapError((error) =>
+        Effect.logError("pass failed").pipe(Effect.annotateLogs({ tag: error._tag, reason: error.message }))
+      ),
+      Effect.option,
+      Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: onPass }))
+    )
+    // a spaced schedule never ends: the repeat only ever ends by interruption
+    return yield* Effect.zipRight(Effect.repeat(once, passSchedule(options.config)), Effect.never)
   })
 
 /**
@@ -264,10 +256,7 @@ export const runForever = <R>(onPass: (report: PassReport) => Effect.Effect<void
  */
 export const layer = (options: Options) =>
   ClaimWorkflowLive.pipe(
-    Layer.provideMerge(Layer.succeed(Settings, {
-      options,
-      wallets: new Map(options.wallets.map((wallet) => [wallet.signer.publicKey, wallet]))
-    }))
+    Layer.provideMerge(Layer.succeed(Settings, makeSettings(options)))
   )
 
 /** The files SQLite keeps for a database: the file, its write-ahead log and shared memory, its rollback journal. */

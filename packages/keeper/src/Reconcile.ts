@@ -9,6 +9,7 @@ import * as Chain from "@feeshare/solana/Chain"
 import { Duration, Effect, Metric, Option } from "effect"
 import * as Journal from "./Journal.js"
 import * as Metrics from "./Metrics.js"
+import { intervals } from "./Settings.js"
 
 const sendableOf = (row: Journal.StageRow): Chain.Sendable => ({
   bytes: Uint8Array.from(Buffer.from(row.bytes, "base64")),
@@ -85,7 +86,7 @@ export const reconcile = (
             }
             const confirmOptions = {
               commitment,
-              rebroadcastInterval: options.rebroadcastInterval ?? "1 second",
+              rebroadcastInterval: options.rebroadcastInterval ?? intervals.rebroadcast,
               skipPreflight: true
             }
             outcome = yield* Chain.submit(sendableOf(row), confirmOptions).pipe(

@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import * as Journal from "./Journal.js"
+import * as Outcome from "./Outcome.js"
 
 /**
  * @since 0.1.0
@@ -75,7 +76,7 @@ export const read = Effect.gen(function*() {
       e.claims++
       e.claimedLamports += run.lamports
     }
-    if (run.outcome === "refused" || run.outcome === "failed" || run.outcome === "fee-cap") {
+    if (Outcome.isFailure(run.outcome)) {
       e.failures.push({ mint: run.mint, outcome: run.outcome, tag: run.tag, message: run.message, at: run.at })
     }
   }

@@ -17,6 +17,10 @@ export * as Journal from "./Journal.js"
 /** @since 0.1.0 */
 export * as Keeper from "./Keeper.js"
 /** @since 0.1.0 */
+export * as Migrations from "./Migrations.js"
+/** @since 0.1.0 */
 export * as Metrics from "./Metrics.js"
+/** @since 0.1.0 */
+export * as Outcome from "./Outcome.js"
 /** @since 0.1.0 */
 export * as Status from "./Status.js"

@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Fiber, FiberRef, Option, Schema } from "effect"
+import { Context, Duration, Effect, Fiber, FiberRef, Option, Schedule, Schema } from "effect"
+import * as Settings from "./internal/settings.js"
 
 /**
  * How settled a transaction must be: `processed` < `confirmed` < `finalized`.
@@ -267,26 +268,25 @@ export interface ConfirmOptions {
 export const blockhashLifetime = 150n
 
 /** Retries of an unavailable node (a timeout, a 429, a 5xx, a dropped connection). */
-const transientRetries = 3
-
-/** A node that asks for a longer pause than this is not waited for. */
-const maxRetryAfterMillis = 30_000
-
 const isUnavailable = (error: { readonly _tag: string }): error is ChainUnavailable => error._tag === "ChainUnavailable"
 
+/** The pause a node asked for (`Retry-After`), if any. */
+const askedMillis = (error: { readonly _tag: string }) => isUnavailable(error) ? error.retryAfterMillis ?? 0 : 0
+
 /**
- * `effect`, retried while the node is unavailable: backoff from 200 ms doubling, or the
- * node's own `Retry-After` when longer; a `Retry-After` beyond 30 s fails at once.
+ * `effect`, retried while the node is unavailable: backoff from `unavailableBackoff` doubling,
+ * or the node's own `Retry-After` when longer; a `Retry-After` beyond `longestRetryAfter`
+ * fails at once.
  */
-const transient = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) => {
-  const attempt = (n: number): Effect.Effect<A, E, R> =>
-    Effect.catchIf(effect, (error) => isUnavailable(error) && n < transientRetries, (error) => {
-      const asked = isUnavailable(error) ? error.retryAfterMillis ?? 0 : 0
-      if (asked > maxRetryAfterMillis) return Effect.fail(error)
-      return Effect.zipRight(Effect.sleep(Duration.millis(Math.max(asked, 200 * 2 ** n))), attempt(n + 1))
-    })
-  return attempt(0)
-}
+const transient = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.retry(effect, {
+    schedule: Schedule.identity<E>().pipe(
+      Schedule.intersect(Schedule.exponential(Settings.unavailableBackoff)),
+      Schedule.intersect(Schedule.recurs(Settings.unavailableRetries)),
+      Schedule.modifyDelay(([[error]], delay) => Duration.max(delay, Duration.millis(askedMillis(error))))
+    ),
+    while: (error) => isUnavailable(error) && askedMillis(error) <= Duration.toMillis(Settings.longestRetryAfter)
+  })
 
 /**
  * A transaction the node accepted (or that was already on the ledger), with the block
@@ -348,19 +348,20 @@ export const confirm = Effect.fn("Chain.confirm")(function*(submitted: Submitted
   const commitment = options.commitment ?? "confirmed"
   const { transaction, lastValidBlockHeight } = submitted
   const signature = transaction.signature
-  const rebroadcastEvery = Duration.decode(options.rebroadcastInterval ?? "2 seconds")
+  const rebroadcastEvery = Duration.decode(options.rebroadcastInterval ?? Settings.rebroadcast)
 
   const rebroadcast = yield* (submitted.alreadyKnown ? Effect.void : chain.send(transaction.bytes, {
     skipPreflight: true,
     commitment
   }).pipe(Effect.ignore, Effect.delay(rebroadcastEvery), Effect.forever)).pipe(Effect.forkScoped)
 
-  while (true) {
-    yield* Effect.sleep(chain.pollInterval)
+  // one look at the status: landed (at the commitment) or failed ends it; unknown or not yet at
+  // the commitment is another look later; unknown past the last valid height is expired
+  const look = Effect.gen(function*() {
     let status = yield* transient(chain.signatureStatus(signature, { searchHistory: false }))
     if (Option.isNone(status)) {
       const height = yield* transient(chain.blockHeight(commitment))
-      if (height <= lastValidBlockHeight) continue
+      if (height <= lastValidBlockHeight) return Option.none<Landed>()
       status = yield* transient(chain.signatureStatus(signature, { searchHistory: true }))
       if (Option.isNone(status)) {
         return yield* new BlockhashExpired({
@@ -385,11 +386,15 @@ export const confirm = Effect.fn("Chain.confirm")(function*(submitted: Submitted
         message: `transaction ${signature} failed: ${error}`
       })
     }
-    if (found.confirmationStatus !== null && meets(found.confirmationStatus, commitment)) {
-      const landed: Landed = { signature, slot: found.slot }
-      return landed
-    }
-  }
+    return found.confirmationStatus !== null && meets(found.confirmationStatus, commitment)
+      ? Option.some<Landed>({ signature, slot: found.slot })
+      : Option.none<Landed>()
+  })
+  // a look every `pollInterval`, the first one interval after the send, until it decides
+  const decided = yield* Effect.repeat(Effect.delay(look, chain.pollInterval), {
+    until: (status): status is Option.Some<Landed> => Option.isSome(status)
+  })
+  return decided.value
 }, Effect.scoped)
 
 /**

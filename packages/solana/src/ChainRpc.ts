@@ -18,6 +18,7 @@ import {
 } from "@solana/kit"
 import { Config, Duration, Effect, Either, Layer, Option } from "effect"
 import { Chain, ChainUnavailable, type Commitment, PreflightFailed, reportEndpointFailure } from "./Chain.js"
+import * as Settings from "./internal/settings.js"
 
 /**
  * @since 0.1.0
@@ -223,13 +224,13 @@ const isUnavailableError = (error: PreflightFailed | ChainUnavailable): error is
  */
 export const make = (url: string | ReadonlyArray<string>, options: Options = {}): Chain.Service => {
   const urls = typeof url === "string" ? [url] : url
-  const timeout = Duration.decode(options.timeout ?? "10 seconds")
+  const timeout = Duration.decode(options.timeout ?? Settings.rpcTimeout)
   const endpoints = urls.map((each) => endpoint(each, timeout))
   const first = endpoints[0]
   if (first === undefined) throw new Error("ChainRpc.make: at least one RPC URL is required")
   return {
     ...(endpoints.length === 1 ? first : redundant(endpoints)),
-    pollInterval: Duration.decode(options.pollInterval ?? "400 millis")
+    pollInterval: Duration.decode(options.pollInterval ?? Settings.statusPoll)
   }
 }
 

@@ -15,6 +15,7 @@ import { type Claims, Plan, type Signer } from "@feeshare/domain"
 import { Clock, Duration, Effect, Mailbox, Schema, Stream } from "effect"
 import * as Chain from "./Chain.js"
 import { type Run, runStages } from "./internal/planRound.js"
+import * as Settings from "./internal/settings.js"
 import { Event, type RebuildReason, type Result, type SignedStage } from "./PlanProgress.js"
 import * as Signers from "./Signers.js"
 import * as WireTransaction from "./WireTransaction.js"
@@ -198,9 +199,9 @@ export const execute = <E, R>(
     const emit = options.onEvent ?? (() => Effect.void)
     const commitment = options.commitment ?? "confirmed"
     const maxRebuilds = options.maxRebuilds ?? 5
-    const warmupInterval = Duration.decode(options.warmupInterval ?? "2 seconds")
-    const warmupDeadline = Duration.toMillis(options.warmupDeadline ?? "2 minutes")
-    const rebroadcastInterval = options.rebroadcastInterval ?? "2 seconds"
+    const warmupInterval = Duration.decode(options.warmupInterval ?? Settings.warmupPoll)
+    const warmupDeadline = Duration.toMillis(options.warmupDeadline ?? Settings.warmupDeadline)
+    const rebroadcastInterval = options.rebroadcastInterval ?? Settings.rebroadcast
     const beforeSend = options.beforeSend
     const run: Run = { landed: new Map(), order: [] }
     let rebuilds = 0
@@ -223,22 +224,34 @@ export const execute = <E, R>(
         return next
       })
 
+    const checked = (next: Plan.TransactionPlan) =>
+      Effect.zipRight(
+        Plan.validate(next),
+        options.format === undefined ? Effect.void : checkFormat(next, options.format)
+      )
+    const warmingUp = (next: Plan.TransactionPlan) =>
+      next.readiness.status === Plan.setupRequired && next.transactions.length === 0
+    // while its lookup table warms up the plan has nothing to send: rebuilt every
+    // `warmupInterval` until it has stages, `SetupTimedOut` past `warmupDeadline`
+    const warmUp = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      warmingSince ??= now
+      if (now - warmingSince >= warmupDeadline) {
+        return yield* new SetupTimedOut({
+          waitedMillis: now - warmingSince,
+          message: `the lookup table was still warming up after ${now - warmingSince} ms`
+        })
+      }
+      yield* emit(Event.Waiting({ reason: "warming_up", delay: warmupInterval }))
+      return yield* Effect.delay(rebuild("warming_up"), warmupInterval).pipe(Effect.tap(checked))
+    })
+
+    // not a repeat: each turn runs the plan's next state (warm-up, setup stages, the stages,
+    // a rebuild after an expiry), and only the warm-up waits, through its own repeat
+    yield* checked(current)
     while (true) {
-      yield* Plan.validate(current)
-      if (options.format !== undefined) yield* checkFormat(current, options.format)
-      if (current.readiness.status === Plan.setupRequired && current.transactions.length === 0) {
-        const now = yield* Clock.currentTimeMillis
-        warmingSince ??= now
-        if (now - warmingSince >= warmupDeadline) {
-          return yield* new SetupTimedOut({
-            waitedMillis: now - warmingSince,
-            message: `the lookup table was still warming up after ${now - warmingSince} ms`
-          })
-        }
-        yield* emit(Event.Waiting({ reason: "warming_up", delay: warmupInterval }))
-        yield* Effect.sleep(warmupInterval)
-        current = yield* rebuild("warming_up")
-        continue
+      if (warmingUp(current)) {
+        current = yield* Effect.repeat(warmUp, { until: (next) => !warmingUp(next) })
       }
       if (current.readiness.status === Plan.setupRequired) {
         const setup = {
@@ -246,7 +259,7 @@ export const execute = <E, R>(
         }
         yield* Plan.validate({ ...setup, readiness: current.readiness })
         const outcome = yield* runStages(setup, run, { commitment, emit, rebroadcastInterval, beforeSend })
-        current = yield* rebuild(outcome.expired ? "expired" : "setup")
+        current = yield* Effect.tap(rebuild(outcome.expired ? "expired" : "setup"), checked)
         continue
       }
       const outcome = yield* runStages(current, run, { commitment, emit, rebroadcastInterval, beforeSend })
@@ -255,7 +268,7 @@ export const execute = <E, R>(
         yield* emit(Event.Completed({ result }))
         return result
       }
-      current = yield* rebuild("expired")
+      current = yield* Effect.tap(rebuild("expired"), checked)
     }
   }).pipe(
     Effect.locally(Chain.endpointFailureListener, (failure) =>

@@ -14,7 +14,6 @@ import * as Metrics from "@feeshare/keeper/Metrics"
 import * as Policy from "@feeshare/keeper/Policy"
 import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as HashMap from "effect/HashMap"
@@ -31,6 +30,8 @@ import { ClusterSecret } from "../CliError.js"
 import * as Output from "../Output.js"
 import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
 import type { Globals } from "./globals.js"
+import * as KeeperBudget from "./keeperBudget.js"
+import { KeeperHooks } from "./keeperHooks.js"
 
 /** The options of `keeper run` and `keeper once`. */
 export interface RunArgs {
@@ -60,24 +61,6 @@ const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxF
     const database = config.database.startsWith("/") ? config.database : resolve(dirname(path), config.database)
     return { path, config: { ...config, database } }
   })
-
-/**
- * `FEESHARE_KEEPER_HOOK=after-journal:STAGE` or `after-send:STAGE`: print one line on stderr
- * at that moment and stop there (for crash tests and drills: kill the process then).
- */
-const hooksFromEnv = (): Keeper.Hooks => {
-  const spec = process.env.FEESHARE_KEEPER_HOOK
-  if (spec === undefined || spec === "") return {}
-  const [point, stage] = spec.split(":")
-  const stop = (line: string) => Effect.zipRight(Effect.sync(() => process.stderr.write(`${line}\n`)), Effect.never)
-  return point === "after-journal"
-    ? {
-      afterJournal: (stages) => stages.includes(stage ?? "") ? stop(`keeper-hook after-journal ${stage}`) : Effect.void
-    }
-    : point === "after-send"
-    ? { afterSend: (id, signature) => id === stage ? stop(`keeper-hook after-send ${id} ${signature}`) : Effect.void }
-    : {}
-}
 
 /** With --json, one JSON object per log line on stderr: time, level, message, the annotations. */
 const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
@@ -112,11 +95,7 @@ const environment = (g: Globals, args: RunArgs) =>
     const apiKey = yield* requireApiKey(g, "keeper")
     // --redis-url: the budget shared with every process of the account (all runners of a cluster)
     const shared = yield* budgetOf(g)
-    const budget = shared !== undefined && config.rateBudget !== undefined
-      ? { ...shared, limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) }
-      : shared ?? (config.rateBudget === undefined
-        ? undefined
-        : { limit: config.rateBudget.limit, window: Duration.seconds(config.rateBudget.windowSeconds) })
+    const budget = KeeperBudget.merge(shared, config.rateBudget)
     const client = FeeShareClient.layer({
       baseUrl: g.baseUrl,
       apiKey,
@@ -130,7 +109,7 @@ const environment = (g: Globals, args: RunArgs) =>
         )
     }).pipe(Layer.provide(FetchHttpClient.layer))
     const services = Layer.merge(client, ChainRpc.layer(rpcUrlsOf(g)))
-    const keeper: Keeper.Options = { config, wallets, hooks: hooksFromEnv() }
+    const keeper: Keeper.Options = { config, wallets, hooks: yield* KeeperHooks }
     const layer = Keeper.layer(keeper).pipe(
       Layer.provideMerge(Keeper.layerStorage(config.database)),
       Layer.provideMerge(services)
@@ -215,6 +194,23 @@ const isLoopback = (host: string): boolean => {
   return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
 }
 
+const pgQueryQueueWarning = "Calling client.query() when the client is already executing a query is deprecated"
+
+/**
+ * The cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
+ * every start; nothing a user can act on. That one warning is dropped; every other warning
+ * (deprecations included) is emitted as before.
+ */
+const silencePgQueryQueueWarning = () => {
+  const emit = process.emitWarning
+  const filtered: typeof process.emitWarning = (warning: string | Error, ...rest: Array<never>) => {
+    const message = typeof warning === "string" ? warning : warning.message
+    if (message.startsWith(pgQueryQueueWarning)) return
+    emit.call(process, warning, ...rest)
+  }
+  process.emitWarning = filtered
+}
+
 /** `keeper run --postgres-url`: this process is one runner of the cluster, until stopped. */
 const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
@@ -231,9 +227,7 @@ const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacte
     }
     const { keeper, services } = yield* environment(g, args)
     const port = Option.isSome(args.runnerPort) ? args.runnerPort.value : yield* freePort(args.runnerHost)
-    // the cluster's storage queues queries on one pg client, which pg 8 reports as deprecated on
-    // every start; nothing a user can act on
-    process.noDeprecation = true
+    silencePgQueryQueueWarning()
     yield* Effect.logInfo("runner starting").pipe(Effect.annotateLogs({ runner: `${args.runnerHost}:${port}` }))
     return yield* Layer.launch(
       Cluster.layer(keeper, {

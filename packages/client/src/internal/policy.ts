@@ -156,6 +156,10 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
       let retries: Schedule.ScheduleDriver<Duration.Duration, unknown> | undefined
       // the client's settings, or the call's overrides (`FeeShareClient.withCallOptions`)
       const { maxAttempts, maxRateLimitWaitMillis } = Call.effective(settings, yield* Call.CurrentOverrides)
+      // not a Schedule: each turn's wait comes from the last answer (its reset, its
+      // Retry-After, the budget's refill), and the waits of every kind share one allowance
+      // (`maxRateLimitWaitMillis`); only the backoff between failed attempts is a fixed
+      // policy, and it is one (`backoff`, driven here)
       while (true) {
         if (failure === undefined) {
           // the last answer said the window is spent: wait for its reset instead of a sure 429
@@ -188,6 +192,8 @@ export const make = (settings: Settings, decoder: Decoder, attempt: Attempt): Po
           if (Option.isSome(settings.budget)) {
             const budget = settings.budget.value
             const buckets = yield* budget.buckets
+            // not a Schedule: the wait is what the budget answers each time (another process
+            // may have spent what this one waited for)
             while (true) {
               const now = yield* Clock.currentTimeMillis
               const wait = yield* admit(op, budget, buckets, now)

@@ -36,6 +36,8 @@ export const make = (timeoutMillis: number): Effect.Effect<Watchdog, never, Scop
     let idle: Deferred.Deferred<void> | undefined
     const clock = yield* Effect.clock
 
+    // not a Schedule: it sleeps until a deadline that moves with every request, or until a
+    // request arrives (a signal, not a time)
     const watch = Effect.gen(function*() {
       while (true) {
         const first = inFlight.values().next()

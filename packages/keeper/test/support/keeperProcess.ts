@@ -6,7 +6,8 @@ import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
-const cliBin = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url))
+/** The executable with the keeper's test hooks (`FEESHARE_KEEPER_HOOK`): a test-only entry point. */
+const cliBin = fileURLToPath(new URL("../../../cli/test/support/keeperWithHooks.ts", import.meta.url))
 
 /** What a finished or killed keeper process printed. */
 export interface Exit {

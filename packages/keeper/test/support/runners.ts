@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { freePort, startPostgres } from "./postgres.js"
 
-const cliBin = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url))
+/** The executable with the keeper's test hooks (`FEESHARE_KEEPER_HOOK`): a test-only entry point. */
+const cliBin = fileURLToPath(new URL("../../../cli/test/support/keeperWithHooks.ts", import.meta.url))
 
 export interface Runner {
   readonly name: string

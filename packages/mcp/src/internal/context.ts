@@ -8,7 +8,7 @@ import type { Toolkit } from "@effect/ai"
 import type { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
-import { type Duration, Effect, Layer } from "effect"
+import { type Duration, Effect, Layer, Ref } from "effect"
 import * as Policy from "../Policy.js"
 import * as Previews from "../Previews.js"
 import type { Preview, toolkit } from "../Tools.js"
@@ -84,9 +84,10 @@ const summaryOf = (preview: Unsaved): string =>
  * @category models
  */
 export interface HandlerContext {
-  /** The client of the moment (keyless until `login` replaces it). */
-  readonly api: () => FeeShareClient.Service
-  readonly replaceApi: (api: FeeShareClient.Service) => void
+  /** The client of the moment (keyless until `login` sets the one with its key). */
+  readonly client: Ref.Ref<FeeShareClient.Service>
+  /** The client of the moment (`client`'s value). */
+  readonly api: Effect.Effect<FeeShareClient.Service>
   readonly chainLayer: Layer.Layer<Chain.Chain>
   readonly policy: Policy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
@@ -118,7 +119,7 @@ export const make = (options: {
 }): Effect.Effect<HandlerContext> =>
   Effect.gen(function*() {
     const { policy, signers } = options
-    let api = options.api
+    const client = yield* Ref.make(options.api)
     const spending = yield* Policy.makeSpending(policy)
     const previews = yield* Previews.make<{ readonly pending: Pending; readonly summary: string }>(
       policy.previewTtlSeconds * 1000
@@ -177,10 +178,8 @@ export const make = (options: {
       }))
 
     return {
-      api: () => api,
-      replaceApi: (next) => {
-        api = next
-      },
+      client,
+      api: Ref.get(client),
       chainLayer: Layer.succeed(Chain.Chain, options.chain),
       policy,
       signers,

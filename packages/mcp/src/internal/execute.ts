@@ -47,7 +47,7 @@ const executeClaim = (context: HandlerContext, previewId: string, pending: Extra
     yield* failing(spending.spend("fees", pending.fees))
     const rebuild = () =>
       Effect.gen(function*() {
-        const next = yield* context.api().claims.createPlan(pending.request)
+        const next = yield* Effect.flatMap(context.api, (client) => client.claims.createPlan(pending.request))
         const stages = yield* verifyClaim(context, pending.wallet, next)
         const mismatch = matchesBound(pending.bound, next, stages)
         if (mismatch !== undefined) {

@@ -7,7 +7,7 @@
 import { McpServer } from "@effect/ai"
 import type { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import type { FeeShareError } from "@feeshare/domain"
-import { Effect, type Redacted, Schema, Scope } from "effect"
+import { Effect, type Redacted, Ref, Schema, Scope } from "effect"
 import { ToolFailure } from "../Tools.js"
 import type { HandlerContext, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
@@ -44,8 +44,10 @@ export const make = (context: HandlerContext, options: {
             new ToolFailure({ error: "MfaRefused", message: "the wallet requires MFA and no human gave a code" })
           )
         )
-        const credential = yield* context.api().agentAuth.login({ signer, keyName: name, mfaCode: askHuman })
-        context.replaceApi(
+        const credential = yield* Effect.flatMap(context.api, (client) =>
+          client.agentAuth.login({ signer, keyName: name, mfaCode: askHuman }))
+        yield* Ref.set(
+          context.client,
           yield* options.clientWith(credential.apiKey).pipe(Effect.provideService(Scope.Scope, options.scope))
         )
         loggedIn = true

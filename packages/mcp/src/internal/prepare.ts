@@ -65,7 +65,7 @@ export const make = (context: HandlerContext): Pick<
           feeClaimer: signer.publicKey,
           transactionFormat: policy.transactionFormat
         }
-        const plan = yield* api().claims.createPlan(request)
+        const plan = yield* Effect.flatMap(api, (client) => client.claims.createPlan(request))
         return yield* previewClaim(context, signer, request, plan)
       })),
     prepare_swap: ({ wallet, ...query }) =>
@@ -73,10 +73,11 @@ export const make = (context: HandlerContext): Pick<
         const signer = yield* signerFor(wallet)
         yield* Policy.checkMint(policy, query.inputMint)
         yield* Policy.checkMint(policy, query.outputMint)
-        const quote = yield* api().trade.quote(query)
+        const quote = yield* Effect.flatMap(api, (client) => client.trade.quote(query))
         const lamports = quote.inputMint === Policy.nativeMint ? quote.inAmount : 0n
         yield* checkSwapCaps(lamports)
-        const result = yield* api().trade.swap({ quoteResponse: quote, userPublicKey: signer.publicKey })
+        const result = yield* Effect.flatMap(api, (client) =>
+          client.trade.swap({ quoteResponse: quote, userPublicKey: signer.publicKey }))
         const verified = yield* WireTransaction.verifySwap(result, [signer])
         const stage = stagePreview("swap", "swap", verified)
         const stated = 5000n * BigInt(verified.decoded.size.signatures) + BigInt(result.prioritizationFeeLamports)
@@ -104,7 +105,8 @@ export const make = (context: HandlerContext): Pick<
         yield* Policy.checkMint(policy, rest.tokenMint)
         const lamports = BigInt(rest.initialBuyLamports) + BigInt(rest.tipLamports ?? 0)
         yield* checkSwapCaps(lamports)
-        const transaction = yield* api().launch.createTransaction({ ...rest, wallet: signer.publicKey })
+        const transaction = yield* Effect.flatMap(api, (client) =>
+          client.launch.createTransaction({ ...rest, wallet: signer.publicKey }))
         const verified = yield* WireTransaction.verifyLaunch(transaction, { mint: rest.tokenMint, signers: [signer] })
         const stage = stagePreview("launch", "launch", verified)
         yield* checkDailyFees(BigInt(stage.networkFeeLamports))
@@ -143,7 +145,8 @@ export const make = (context: HandlerContext): Pick<
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
         yield* Policy.checkMint(policy, rest.baseMint)
-        const entries = yield* api().feeShare.updateConfig({ ...rest, payer: signer.publicKey })
+        const entries = yield* Effect.flatMap(api, (client) =>
+          client.feeShare.updateConfig({ ...rest, payer: signer.publicKey }))
         return yield* previewEntries(
           context,
           "fee_share_update",
@@ -158,7 +161,8 @@ export const make = (context: HandlerContext): Pick<
     prepare_partner_claim: ({ wallet }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
-        const entries = yield* api().feeShare.partnerClaim({ partnerWallet: signer.publicKey })
+        const entries = yield* Effect.flatMap(api, (client) =>
+          client.feeShare.partnerClaim({ partnerWallet: signer.publicKey }))
         return yield* previewEntries(
           context,
           "partner_claim",

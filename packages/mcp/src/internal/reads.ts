@@ -30,27 +30,37 @@ export const make = ({ api, policy, signers, spending }: HandlerContext): Pick<
   | "rate_limit_status"
   | "policy"
 > => ({
-  positions: (query) => failing(Effect.map(api().claims.positions(query), (positions) => ({ positions }))),
-  vault_claimables: (query) => failing(api().claims.vaults(query)),
-  admin_list: (query) => failing(api().feeShare.adminList(query)),
+  positions: (query) =>
+    failing(
+      Effect.map(Effect.flatMap(api, (client) => client.claims.positions(query)), (positions) => ({ positions }))
+    ),
+  vault_claimables: (query) => failing(Effect.flatMap(api, (client) => client.claims.vaults(query))),
+  admin_list: (query) => failing(Effect.flatMap(api, (client) => client.feeShare.adminList(query))),
   lifetime_fees: (query) =>
     failing(
       Effect.map(
-        api().analytics.lifetimeFees(query),
+        Effect.flatMap(api, (client) => client.analytics.lifetimeFees(query)),
         (fees) => ({ tokenMint: query.tokenMint, lifetimeFeesLamports: fees })
       )
     ),
-  claim_stats: (query) => failing(Effect.map(api().analytics.claimStats(query), (claimers) => ({ claimers }))),
-  pools: (query) => failing(Effect.map(api().analytics.pools(query), (pools) => ({ pools }))),
-  quote: (query) => failing(api().trade.quote(query)),
-  evm_index_status: (body) => failing(Effect.map(api().evm.indexTokenStatus(body), (statuses) => ({ statuses }))),
-  evm_positions: (query) => failing(api().evm.claimablePositions(query)),
-  evm_creation_fee: () => failing(api().evm.creationFee()),
-  me: () => failing(api().identity.me()),
+  claim_stats: (query) =>
+    failing(
+      Effect.map(Effect.flatMap(api, (client) => client.analytics.claimStats(query)), (claimers) => ({ claimers }))
+    ),
+  pools: (query) =>
+    failing(Effect.map(Effect.flatMap(api, (client) => client.analytics.pools(query)), (pools) => ({ pools }))),
+  quote: (query) => failing(Effect.flatMap(api, (client) => client.trade.quote(query))),
+  evm_index_status: (body) =>
+    failing(
+      Effect.map(Effect.flatMap(api, (client) => client.evm.indexTokenStatus(body)), (statuses) => ({ statuses }))
+    ),
+  evm_positions: (query) => failing(Effect.flatMap(api, (client) => client.evm.claimablePositions(query))),
+  evm_creation_fee: () => failing(Effect.flatMap(api, (client) => client.evm.creationFee())),
+  me: () => failing(Effect.flatMap(api, (client) => client.identity.me())),
   rate_limit_status: () =>
     failing(Effect.gen(function*() {
-      yield* api().ping()
-      return { rateLimit: Option.getOrNull(yield* SubscriptionRef.get(api().rateLimit)) }
+      yield* Effect.flatMap(api, (client) => client.ping())
+      return { rateLimit: Option.getOrNull(yield* SubscriptionRef.get((yield* api).rateLimit)) }
     })),
   policy: () =>
     Effect.map(spending.remaining, (left) => ({

@@ -108,6 +108,9 @@ export const runStages = (
         return true
       })
 
+    // not a repeat: no time is waited here; each turn sends what the landed stages unblock and
+    // then takes the next outcome from the queue the confirmations fill (their polling is
+    // `Chain.confirm`'s schedule)
     while (true) {
       if (!expired) {
         for (const stage of Plan.schedule(plan, progress)) {
