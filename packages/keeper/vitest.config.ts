@@ -6,6 +6,8 @@ export default defineProject({
   ...resolveSources,
   test: {
     name: "keeper",
+    // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
+    globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 180_000,

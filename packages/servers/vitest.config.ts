@@ -5,6 +5,8 @@ export default defineProject({
   ...resolveSources,
   test: {
     name: "servers",
+    // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
+    globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores

@@ -14,11 +14,19 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = `${root}dist`
 
-/** Builds `<outdir>/feeshare.js` and its chunks from the sources (default `dist/`). */
-export const build = async (outdir: string = dist): Promise<void> => {
+/**
+ * Builds `<outdir>/feeshare.js` and its chunks from the sources (default `dist/`). The tests'
+ * build adds `entries` (name to source file): executables that share the chunks of `feeshare`.
+ */
+export const build = async (
+  outdir: string = dist,
+  entries: Readonly<Record<string, string>> = {}
+): Promise<void> => {
   await rm(outdir, { recursive: true, force: true })
   const result = await esbuild.build({
-    entryPoints: { feeshare: `${root}src/bin.ts` },
+    entryPoints: { ...entries, feeshare: `${root}src/bin.ts` },
+    // paths in the metafile (read below) are relative to the package, wherever the build runs
+    absWorkingDir: root,
     outdir,
     bundle: true,
     splitting: true,
@@ -36,12 +44,11 @@ export const build = async (outdir: string = dist): Promise<void> => {
     chunkNames: "chunks/[name]-[hash]",
     legalComments: "linked",
     metafile: true,
+    // the `#!` line comes from src/bin.ts (esbuild keeps an entry's own, first)
     banner: {
-      js: [
-        "#!/usr/bin/env node",
-        // bundled CommonJS (undici, ws) requires Node's built-ins
+      // bundled CommonJS (undici, ws) requires Node's built-ins
+      js:
         "import { createRequire as __feeshareRequire } from \"node:module\"; const require = __feeshareRequire(import.meta.url);"
-      ].join("\n")
     },
     logLevel: "warning"
   })
@@ -49,12 +56,25 @@ export const build = async (outdir: string = dist): Promise<void> => {
   // the sandbox explorer's page, read from `dist/explorer/` by the bundled sandbox
   await ExplorerAssets.write(`${outdir}/${ExplorerAssets.folder}`)
 
-  // the entry chunk must not load LiteSVM (only the sandbox and demo chunks may), ioredis (only
-  // the chunk loaded with --redis-url may) nor libsql (only the keeper's)
-  const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint !== undefined)
-  for (const lazy of ["litesvm", "ioredis", "@libsql/client"]) {
-    if (entry?.[1].imports.some((imported) => imported.path === lazy && imported.kind === "import-statement")) {
-      throw new Error(`cli build: the entry chunk imports ${lazy}; it must load only with the commands that use it`)
+  // what `feeshare.js` loads at start (its static imports, transitively; the chunks of its
+  // dynamic imports are entry points of their own) must not include LiteSVM (only the sandbox and
+  // demo chunks may), ioredis (only the chunk loaded with --redis-url may) nor libsql (only the
+  // keeper's)
+  const outputs = result.metafile.outputs
+  const entry = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === "src/bin.ts")
+  if (entry === undefined) throw new Error("cli build: no output for src/bin.ts")
+  const loaded = new Set([entry])
+  for (const file of loaded) {
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.kind !== "import-statement") continue
+      for (const lazy of ["litesvm", "ioredis", "@libsql/client"]) {
+        if (imported.path === lazy) {
+          throw new Error(
+            `cli build: ${file} imports ${lazy} at start; it must load only with the commands that use it`
+          )
+        }
+      }
+      if (outputs[imported.path] !== undefined) loaded.add(imported.path)
     }
   }
 }

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The `feeshare` executable: global options accepted anywhere, `sandbox` handed to the
  * sandbox's own flag parser, every failure printed as one line on stderr (and, with

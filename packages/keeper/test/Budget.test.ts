@@ -12,11 +12,10 @@ import { writeFileSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { executables } from "../../../scripts/test-executables.mjs"
 import { keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "./support/fixture.js"
 import { startRedis } from "./support/redis.js"
 
-const cliBin = fileURLToPath(new URL("../../cli/src/bin.ts", import.meta.url))
 const limit = 8
 const windowSeconds = 2
 
@@ -78,10 +77,7 @@ const timingProxy = Effect.acquireRelease(
 const keeperOnce = (config: string, env: Record<string, string>) =>
   Effect.async<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
     const child = spawn(process.execPath, [
-      "--import",
-      "tsx",
-      "--conditions=@feeshare/source",
-      cliBin,
+      executables.feeshare,
       "keeper",
       "once",
       "--json",

@@ -1,5 +1,5 @@
 /**
- * The keeper on a cluster: runner processes (`feeshare keeper run --postgres-url` from the
+ * The keeper on a cluster: runner processes (`feeshare keeper run --postgres-url`, built from the
  * sources) share 30 wallets through a real PostgreSQL server started for the test. One runner
  * stops at its first claim send (the keeper's hook) and is killed with SIGKILL: its wallets and
  * unfinished claims move to the others, which settle the journal with the chain first. Then

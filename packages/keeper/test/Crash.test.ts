@@ -3,7 +3,7 @@
  * sources): it stops at a hook (after a stage was journaled, or after it was sent and before
  * it was confirmed), prints a line, and is killed with SIGKILL; a second process finishes.
  * Every `sendTransaction` goes through a recording proxy in front of the sandbox's /rpc.
- * Blockhashes stay valid for the whole test (a restart of a tsx process outlives the default
+ * Blockhashes stay valid for the whole test (a restart of a keeper process outlives the default
  * 150 blocks of 20 ms), so the journaled bytes can always still land: no stage may be rebuilt.
  */
 import { assert, describe, layer } from "@effect/vitest"

@@ -8,13 +8,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { execFile, spawn } from "node:child_process"
-import { sandboxLayer, serverArgs, serverEnv, tsx } from "./support/fixture.js"
+import { node, sandboxLayer, serverArgs, serverEnv } from "./support/fixture.js"
 
 /** Starts the server; answers its URL and token once both lines are on stderr (killed with the scope). */
 const start = Effect.flatMap(SandboxInfo, (info) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly token: string; readonly stop: () => void }>((resume) => {
-      const child = spawn(tsx, serverArgs(info, ["--read-only", "--http", "0"]), {
+      const child = spawn(node, serverArgs(info, ["--read-only", "--http", "0"]), {
         env: serverEnv(info),
         stdio: ["ignore", "pipe", "pipe"]
       })
@@ -118,7 +118,7 @@ describe("feeshare mcp --http", () => {
         const info = yield* SandboxInfo
         const outcome = yield* Effect.async<{ readonly code: number | null; readonly stderr: string }>((resume) => {
           const child = execFile(
-            tsx,
+            node,
             serverArgs(info, ["--read-only", "--http", "0"]),
             { env: { ...serverEnv(info), FEESHARE_MCP_TOKEN: "short-token" }, timeout: 60_000 },
             (_error, _stdout, stderr) => resume(Effect.succeed({ code: child.exitCode, stderr }))

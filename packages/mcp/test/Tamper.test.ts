@@ -7,13 +7,13 @@ import { assert, describe, layer } from "@effect/vitest"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { connect, sandboxLayer, Seeded, serverArgs, serverEnv, solBalance, tsx } from "./support/fixture.js"
+import { connect, node, sandboxLayer, Seeded, serverArgs, serverEnv, solBalance } from "./support/fixture.js"
 
 /** Writes JSON-RPC requests to a raw `feeshare mcp`, waits for the answer to each, returns stdout and stderr. */
 const rawSession = (extra: ReadonlyArray<string>, requests: ReadonlyArray<Record<string, unknown>>) =>
   Effect.flatMap(SandboxInfo, (info) =>
     Effect.async<{ readonly stdout: string; readonly stderr: string }>((resume) => {
-      const child = spawn(tsx, serverArgs(info, extra), { env: serverEnv(info), stdio: ["pipe", "pipe", "pipe"] })
+      const child = spawn(node, serverArgs(info, extra), { env: serverEnv(info), stdio: ["pipe", "pipe", "pipe"] })
       let stdout = ""
       let stderr = ""
       child.stderr.on("data", (chunk: Buffer) => {

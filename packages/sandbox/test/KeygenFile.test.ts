@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { existsSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { executables } from "../../../scripts/test-executables.mjs"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
@@ -16,7 +17,7 @@ const runUntil = (signal: NodeJS.Signals) =>
     (resume) => {
       const child = spawn(
         process.execPath,
-        ["--conditions=@feeshare/source", "--import", "tsx", "src/bin.ts", "--port", "0"],
+        [executables.sandbox, "--port", "0"],
         { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] }
       )
       let stdout = ""

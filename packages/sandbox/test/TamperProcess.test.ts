@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { type ChildProcessByStdio, spawn } from "node:child_process"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
+import { executables } from "../../../scripts/test-executables.mjs"
 import * as Server from "../src/Server.js"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
@@ -24,7 +25,7 @@ interface Started {
 }
 
 /**
- * The sandbox executable (from its sources, as `npm run sandbox` runs it) with `flags`, until
+ * The sandbox executable (`feeshare-sandbox`, built from its sources by the global set-up) with `flags`, until
  * the scope closes; ready once it printed its URLs (it prints them after it listens).
  */
 const sandboxProcess = (flags: ReadonlyArray<string>) =>
@@ -32,7 +33,7 @@ const sandboxProcess = (flags: ReadonlyArray<string>) =>
     Effect.sync(() =>
       spawn(
         process.execPath,
-        ["--conditions=@feeshare/source", "--import", "tsx", "src/bin.ts", "--port", "0", ...flags],
+        [executables.sandbox, "--port", "0", ...flags],
         { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] }
       )
     ),

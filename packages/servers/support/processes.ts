@@ -1,6 +1,7 @@
 /**
  * Real servers and processes for the tests: `redis-server` (from the Debian package) on a
- * free port, the sandbox's bin as a separate process, and tsx worker scripts. Each start waits
+ * free port, the sandbox's bin as a separate process, worker scripts and the CLI (the executables
+ * the global set-up built from the sources). Each start waits
  * for a real signal (a line the process prints), never for a fixed time; each stop kills only
  * the process it started.
  */
@@ -11,9 +12,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { requirePart } from "../../../scripts/system-parts.mjs"
+import { executables } from "../../../scripts/test-executables.mjs"
 
 export const workspace = fileURLToPath(new URL("../../..", import.meta.url))
-const tsx = join(workspace, "node_modules", "tsx", "dist", "cli.mjs")
 
 /** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the server to take). */
 export const freePort = (): Promise<number> =>
@@ -109,18 +110,11 @@ export interface SandboxProcess {
   readonly stop: () => Promise<void>
 }
 
-/** The sandbox's bin (`src/bin.ts` under tsx) with `flags`, once it printed its URLs and demo key. */
+/** The sandbox's bin (`feeshare-sandbox`) with `flags`, once it printed its URLs and demo key. */
 export const startSandbox = async (flags: ReadonlyArray<string>): Promise<SandboxProcess> => {
   const child = spawn(
     process.execPath,
-    [
-      tsx,
-      "--conditions=@feeshare/source",
-      join(workspace, "packages", "sandbox", "src", "bin.ts"),
-      "--port",
-      "0",
-      ...flags
-    ],
+    [executables.sandbox, "--port", "0", ...flags],
     { stdio: ["ignore", "pipe", "inherit"], cwd: workspace }
   )
   const match = await lineMatching(
@@ -141,13 +135,9 @@ export interface Worker {
   readonly waitFor: (predicate: (line: unknown) => boolean) => Promise<unknown>
 }
 
-/** A tsx script of this package (sources resolved), its secrets passed in the environment. */
-export const startWorker = (script: string, env: Readonly<Record<string, string>>): Worker => {
-  const child = spawn(process.execPath, [
-    tsx,
-    "--conditions=@feeshare/source",
-    fileURLToPath(new URL(script, import.meta.url))
-  ], {
+/** The fleet worker (`fleetWorker.ts`, built), its secrets passed in the environment. */
+export const startFleetWorker = (env: Readonly<Record<string, string>>): Worker => {
+  const child = spawn(process.execPath, [executables.fleetWorker], {
     stdio: ["ignore", "pipe", "inherit"],
     cwd: workspace,
     env: { ...process.env, ...env }
@@ -197,13 +187,13 @@ export interface Outcome {
   readonly stderr: string
 }
 
-/** The CLI from its sources (`packages/cli/src/bin.ts` under tsx), run to its end. */
+/** The CLI (`feeshare`), run to its end. */
 export const feeshare = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<Outcome> =>
   new Promise((resolve) => {
     const { FEESHARE_API_KEY: _k, FEESHARE_BASE_URL: _b, FEESHARE_REDIS_URL: _r, ...inherited } = process.env
     const child = spawn(
       process.execPath,
-      [tsx, "--conditions=@feeshare/source", join(workspace, "packages", "cli", "src", "bin.ts"), ...args],
+      [executables.feeshare, ...args],
       { cwd: workspace, env: { ...inherited, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }
     )
     let stdout = ""

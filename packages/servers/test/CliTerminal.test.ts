@@ -8,11 +8,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { requirePart } from "../../../scripts/system-parts.mjs"
+import { executables } from "../../../scripts/test-executables.mjs"
 import { feeshare, workspace } from "../support/processes.js"
 
-const tsx = join(workspace, "node_modules", "tsx", "dist", "cli.mjs")
-const bin = join(workspace, "packages", "cli", "src", "bin.ts")
-const cli = [process.execPath, tsx, "--conditions=@feeshare/source", bin]
+const cli = [process.execPath, executables.feeshare]
 
 interface Started {
   readonly baseUrl: string

@@ -1,7 +1,13 @@
 // A fleet of OS processes sharing one account's budget through a real Redis, against the
 // sandbox (a separate process) limiting the account to 60 requests per 10 s sliding window.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RedisServer, type SandboxProcess, startRedis, startSandbox, startWorker } from "../support/processes.js"
+import {
+  type RedisServer,
+  type SandboxProcess,
+  startFleetWorker,
+  startRedis,
+  startSandbox
+} from "../support/processes.js"
 
 const limit = 60
 const windowMillis = 10_000
@@ -45,7 +51,7 @@ afterAll(async () => {
 describe("a fleet sharing one budget through Redis", () => {
   it("4 processes × 50 calls, limit 60 per 10 s: no 429, never more than 60 sent in any window, every call completes", async () => {
     const workers = Array.from({ length: 4 }, () =>
-      startWorker("./fleetWorker.ts", {
+      startFleetWorker({
         FEESHARE_BASE_URL: sandbox.baseUrl,
         FEESHARE_API_KEY: sandbox.apiKey,
         FEESHARE_REDIS_URL: redis.url,

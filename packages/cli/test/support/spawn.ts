@@ -7,9 +7,9 @@ import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { outdir } from "./build.js"
+import { executables } from "../../../../scripts/test-executables.mjs"
 
-export const bin = join(outdir, "feeshare.js")
+export const bin = executables.feeshare
 
 export interface Outcome {
   readonly code: number

@@ -1,13 +1,11 @@
 /**
- * `feeshare keeper once --json` (from the sources) as a child process, for the crash tests.
+ * `feeshare keeper once --json` (the executable with the keeper's test hooks, built by the
+ * global set-up) as a child process, for the crash tests.
  */
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
-
-/** The executable with the keeper's test hooks (`FEESHARE_KEEPER_HOOK`): a test-only entry point. */
-const cliBin = fileURLToPath(new URL("../../../cli/test/support/keeperWithHooks.ts", import.meta.url))
+import { executables } from "../../../../scripts/test-executables.mjs"
 
 /** What a finished or killed keeper process printed. */
 export interface Exit {
@@ -28,10 +26,7 @@ export const keeperProcess = (options: { readonly config: string; readonly rpcUr
       const child = spawn(
         process.execPath,
         [
-          "--import",
-          "tsx",
-          "--conditions=@feeshare/source",
-          cliBin,
+          executables.feeshareWithHooks,
           "keeper",
           "once",
           "--json",

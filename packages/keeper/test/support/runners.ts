@@ -1,15 +1,13 @@
 /**
- * Keeper runners as processes (`feeshare keeper run --postgres-url` from the sources, under
- * tsx) on a PostgreSQL server started for the test, and reads of the journal they share.
+ * Keeper runners as processes (`feeshare keeper run --postgres-url`, the executable the global
+ * set-up built from the sources) on a PostgreSQL server started for the test, and reads of the
+ * journal they share.
  */
 import { Duration, Effect, Schedule } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { executables } from "../../../../scripts/test-executables.mjs"
 import { freePort, startPostgres } from "./postgres.js"
-
-/** The executable with the keeper's test hooks (`FEESHARE_KEEPER_HOOK`): a test-only entry point. */
-const cliBin = fileURLToPath(new URL("../../../cli/test/support/keeperWithHooks.ts", import.meta.url))
 
 export interface Runner {
   readonly name: string
@@ -37,10 +35,7 @@ export const startRunner = (options: {
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        "--conditions=@feeshare/source",
-        cliBin,
+        executables.feeshareWithHooks,
         "keeper",
         "run",
         "--config",

@@ -1,7 +1,7 @@
 /**
  * Set-up of the MCP tests: a seeded sandbox in the test process (its demo wallet holds claimable
- * fees on every seeded token), and `feeshare mcp` spawned from the CLI's sources, driven by the
- * official MCP TypeScript client over stdio.
+ * fees on every seeded token), and `feeshare mcp` spawned from the executable the global set-up
+ * built from the CLI's sources, driven by the official MCP TypeScript client over stdio.
  */
 import type * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
@@ -16,13 +16,10 @@ import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { executables } from "../../../../scripts/test-executables.mjs"
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url))
-
-/** `tsx` and the CLI's entry: `feeshare` as built from its sources. */
-export const tsx = join(root, "node_modules/.bin/tsx")
-export const cliEntry = join(root, "packages/cli/src/bin.ts")
+/** The command that runs `feeshare`: Node itself, with the built executable first in `serverArgs`. */
+export const node = process.execPath
 
 /** What the sandbox was seeded with, and the demo wallet's keygen file. */
 export class Seeded
@@ -70,8 +67,7 @@ export interface ToolResult {
 
 /** The server's command line: `feeshare mcp` against the sandbox, with `extra` flags. */
 export const serverArgs = (info: Context.Tag.Service<typeof SandboxInfo>, extra: ReadonlyArray<string>) => [
-  "--conditions=@feeshare/source",
-  cliEntry,
+  executables.feeshare,
   "mcp",
   "--base-url",
   info.baseUrl,
@@ -105,7 +101,7 @@ export const connect = (
   Effect.gen(function*() {
     const info = yield* SandboxInfo
     const transport = new StdioClientTransport({
-      command: tsx,
+      command: node,
       args: serverArgs(info, extra),
       env: serverEnv(info, options.apiKey ?? true),
       stderr: "pipe"
