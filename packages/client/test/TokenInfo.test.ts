@@ -175,7 +175,9 @@ describe("token info and launch wallets against the sandbox", () => {
         const webp = new Uint8Array(32)
         webp.set(new TextEncoder().encode("RIFF"), 0)
         webp.set(new TextEncoder().encode("WEBP"), 8)
-        const accepted = yield* rawTokenInfo(formOf({ ...fields, image: new File([webp], "x.txt", { type: "text/plain" }) }))
+        const accepted = yield* rawTokenInfo(
+          formOf({ ...fields, image: new File([webp], "x.txt", { type: "text/plain" }) })
+        )
         assert.strictEqual(accepted.status, 200, accepted.text)
 
         const huge = yield* rawTokenInfo(formOf({
@@ -202,14 +204,17 @@ describe("token info and launch wallets against the sandbox", () => {
         })
         assert.strictEqual(json.status, 413)
         // and the form is refused where JSON is expected
-        const form = yield* Effect.flatMap(SandboxInfo, (info) =>
-          Effect.promise(async () =>
-            (await fetch(`${info.rootUrl}${Api.LaunchGroup.endpoints.wallets.path}`, {
-              method: "POST",
-              headers: { [Api.apiKeyHeader]: Redacted.value(info.demoApiKey) },
-              body: formOf({ items: "[]" })
-            })).status
-          ))
+        const form = yield* Effect.flatMap(
+          SandboxInfo,
+          (info) =>
+            Effect.promise(async () =>
+              (await fetch(`${info.rootUrl}${Api.LaunchGroup.endpoints.wallets.path}`, {
+                method: "POST",
+                headers: { [Api.apiKeyHeader]: Redacted.value(info.demoApiKey) },
+                body: formOf({ items: "[]" })
+              })).status
+            )
+        )
         assert.strictEqual(form, 400)
       }).pipe(undici))
 
@@ -260,7 +265,9 @@ describe("token info and launch wallets against the sandbox", () => {
         assert.match(evm.wallet, /^0x[0-9a-fA-F]{40}$/)
 
         const owner = yield* LocalSigner.generate
-        yield* sandbox.registerHandle({ payload: { provider: "email", username: "Dev@Example.COM", wallet: owner.publicKey } })
+        yield* sandbox.registerHandle({
+          payload: { provider: "email", username: "Dev@Example.COM", wallet: owner.publicKey }
+        })
         const registered = yield* feeshare.launch.wallet({ provider: "email", username: "dev@example.com" })
         assert.strictEqual(registered.wallet, owner.publicKey)
         const passthrough = yield* feeshare.launch.wallet({ provider: "main", username: owner.publicKey })
@@ -270,7 +277,10 @@ describe("token info and launch wallets against the sandbox", () => {
         assert.instanceOf(miss, FeeShareError.NotFound)
         assert.strictEqual(miss.message, "platform data or wallet not found")
         // the body is the third shape: the message in `response`
-        const raw = yield* rawJson("GET", `${Api.LaunchGroup.endpoints.wallet.path}?provider=social&username=nobody_here`)
+        const raw = yield* rawJson(
+          "GET",
+          `${Api.LaunchGroup.endpoints.wallet.path}?provider=social&username=nobody_here`
+        )
         assert.deepStrictEqual(JSON.parse(raw.text), { success: false, response: "platform data or wallet not found" })
 
         const mainOnEvm = yield* Effect.flip(
@@ -300,9 +310,17 @@ describe("token info and launch wallets against the sandbox", () => {
         assert.strictEqual(found[1]?.platformData?.username, "sandbox_bob")
 
         const duplicate = yield* Effect.flip(feeshare.launch.wallets({
-          items: [{ provider: "social", username: "Sandbox_Bob" }, { provider: "social", username: "@sandbox_bob", chain: "SOL" }]
+          items: [{ provider: "social", username: "Sandbox_Bob" }, {
+            provider: "social",
+            username: "@sandbox_bob",
+            chain: "SOL"
+          }]
         }))
-        assert.deepInclude(duplicate, { _tag: "InvalidRequest", field: "items[1]", rule: LaunchWallet.rules.duplicate(0) })
+        assert.deepInclude(duplicate, {
+          _tag: "InvalidRequest",
+          field: "items[1]",
+          rule: LaunchWallet.rules.duplicate(0)
+        })
 
         const raw = yield* rawJson("POST", Api.LaunchGroup.endpoints.wallets.path, {
           items: [{ provider: "social", username: "bob" }, { provider: "social", username: "@BOB" }]
@@ -313,7 +331,9 @@ describe("token info and launch wallets against the sandbox", () => {
         assert.notProperty(body, "error")
         assert.include(body.response, "repeats items[0]")
         const decoded = decodeFailure(Api.operationName("launch", "wallets"), raw)
-        assert.isTrue(Either.isLeft(decoded) && decoded.left._tag === "BadRequest" && decoded.left.message === body.response)
+        assert.isTrue(
+          Either.isLeft(decoded) && decoded.left._tag === "BadRequest" && decoded.left.message === body.response
+        )
 
         const extraKey = yield* rawJson("POST", Api.LaunchGroup.endpoints.wallets.path, {
           items: [{ provider: "social", username: "bob" }],

@@ -328,7 +328,12 @@ export const tokenInfo: typeof TokenInfo.TokenInfo.Type = {
   }
 }
 
-const platformData = { id: "1", username: "fixture", display_name: "Fixture", avatar_url: "https://metadata.example/a.png" }
+const platformData = {
+  id: "1",
+  username: "fixture",
+  display_name: "Fixture",
+  avatar_url: "https://metadata.example/a.png"
+}
 
 export const launchWallet: typeof LaunchWallet.LaunchWallet.Type = {
   provider: "social",

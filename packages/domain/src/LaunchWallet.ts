@@ -120,7 +120,8 @@ const normalized = <A extends typeof Raw.Type>(lookup: A): A => ({
  * @category requests
  */
 export const Lookup = Schema.transform(Raw, Checked, { strict: true, decode: normalized, encode: normalized })
-  .annotations({ identifier: "WalletLookup", parseOptions: { onExcessProperty: "error" } })
+  // no identifier: OpenAPI lists the fields of an unnamed schema as query parameters
+  .annotations({ parseOptions: { onExcessProperty: "error" } })
 
 /**
  * @since 0.1.0

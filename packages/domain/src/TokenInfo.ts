@@ -109,7 +109,8 @@ export const imageType = (bytes: Uint8Array): ImageType | undefined => {
  * @since 0.1.0
  * @category rules
  */
-export const normalizeSymbol = (symbol: string): string => (symbol.startsWith("$") ? symbol.slice(1) : symbol).toUpperCase()
+export const normalizeSymbol = (symbol: string): string =>
+  (symbol.startsWith("$") ? symbol.slice(1) : symbol).toUpperCase()
 
 /**
  * `true` for an absolute http(s) URL.

@@ -41,7 +41,10 @@ export const encode = (encoded: unknown): { readonly body: Uint8Array; readonly 
           content: value.bytes
         })
       } else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-        parts.push({ head: `Content-Disposition: form-data; name="${quoted(key)}"`, content: encoder.encode(String(value)) })
+        parts.push({
+          head: `Content-Disposition: form-data; name="${quoted(key)}"`,
+          content: encoder.encode(String(value))
+        })
       }
     }
   }

@@ -137,4 +137,3 @@ const toUrlParams = (encoded: unknown): Record<string, string> => {
   }
   return out
 }
-

@@ -372,8 +372,10 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
           }
         )
       }).pipe(
-        Effect.catchTag("RequestError", () =>
-          Effect.succeed(failure(400, `${route.operation}: the body ended early`, route)))
+        Effect.catchTag(
+          "RequestError",
+          () => Effect.succeed(failure(400, `${route.operation}: the body ended early`, route))
+        )
       )
 
     /** Runs `app` on the body read once: cut at the limit (413), refused when nested too deep. */
@@ -382,17 +384,19 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       request: HttpServerRequest.HttpServerRequest,
       route: Routes.Route
     ): HttpApp.Default =>
-      route.multipart !== undefined ? withForm(app, request, route, route.multipart) : Effect.flatMap(Body.read(request, options.maxBodyBytes), (read) => {
-        if (read._tag === "TooLarge") return Effect.succeed(tooLarge(options.maxBodyBytes, route))
-        if (Body.nestsDeeperThan(read.text, Body.maxJsonDepth)) {
-          return Effect.succeed(failure(400, messages.tooDeep(route.operation), route))
-        }
-        return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
-      }).pipe(
-        // the client broke off the body
-        Effect.catchTag("RequestError", () =>
-          Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
-      )
+      route.multipart !== undefined ?
+        withForm(app, request, route, route.multipart) :
+        Effect.flatMap(Body.read(request, options.maxBodyBytes), (read) => {
+          if (read._tag === "TooLarge") return Effect.succeed(tooLarge(options.maxBodyBytes, route))
+          if (Body.nestsDeeperThan(read.text, Body.maxJsonDepth)) {
+            return Effect.succeed(failure(400, messages.tooDeep(route.operation), route))
+          }
+          return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
+        }).pipe(
+          // the client broke off the body
+          Effect.catchTag("RequestError", () =>
+            Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
+        )
 
     const allowedHosts = Hosts.allowedNames(options.host)
 

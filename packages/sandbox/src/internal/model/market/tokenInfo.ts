@@ -17,7 +17,6 @@ export const maxStoredImageBytes = 256 * 1024 * 1024
 /** The most tokens the token-info operation makes in one sandbox. */
 export const maxTokenInfos = 10_000
 
-
 /** A token launch's status from its state: not launched, on the curve, migrated. */
 export const statusOf = (state: TokenState): typeof TokenInfo.LaunchStatus.Type =>
   !state.launched ? "PRE_LAUNCH" : state.migrated ? "MIGRATED" : "PRE_GRAD"
@@ -108,7 +107,11 @@ export const make = (market: MarketState) => {
     yield* fundRent("pool authority", keys.pool.address)
     tokens.set(mint, state)
     if (info.image !== null) storedImageBytes += info.image.bytes.length
-    const answer: TokenInfo.TokenInfo = { tokenMint: mint, tokenMetadata: info.metadataUrl, tokenLaunch: launchView(state, info) }
+    const answer: TokenInfo.TokenInfo = {
+      tokenMint: mint,
+      tokenMetadata: info.metadataUrl,
+      tokenLaunch: launchView(state, info)
+    }
     return answer
   })
 
