@@ -295,6 +295,7 @@ export const make = (market: MarketState) =>
           lifetimeFees: t.lifetimeFees,
           name: t.name,
           creator: t.creator,
+          imageUploaded: t.info !== null && t.info.image !== null,
           decimals: t.decimals,
           flow: t.flow,
           configKey: t.configKey,
