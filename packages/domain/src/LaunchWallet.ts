@@ -37,6 +37,7 @@ export const rules = {
   username: `must be 1 to ${limits.maxUsername} characters, and not only a leading @`,
   mainChain: "must be SOL (or absent) with provider main",
   mainUsername: "must be a base58 public key with provider main",
+  /** The rule of a bulk item that repeats the item at index `first`. */
   duplicate: (first: number) =>
     `repeats items[${first}]: the same username, provider and chain (usernames compared lower-cased, without a leading @; an absent chain is SOL)`
 } as const

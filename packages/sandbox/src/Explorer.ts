@@ -69,12 +69,12 @@ export const MarketView = Schema.Struct({
     mint: Schema.String,
     symbol: Schema.String,
     name: Schema.optionalWith(Schema.String, { default: () => "" }),
-    /** Null for a token made by token info until its launch lands. */
+    // null for a token made by token info until its launch lands
     creator: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-    /** Whether the token has an image the sandbox serves (uploaded with token info). */
-    imageUploaded: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-    /** The path of that image on the sandbox (set by the explorer, not read from the state). */
-    imagePath: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    // whether the token has an image the sandbox serves (uploaded with token info)
+    imageUploaded: Schema.optional(Schema.Boolean),
+    // the path of that image on the sandbox (set by the explorer, not read from the state)
+    imagePath: Schema.optional(Schema.NullOr(Schema.String)),
     decimals: Schema.optionalWith(Schema.Number, { default: () => 0 }),
     flow: Schema.optionalWith(Schema.String, { default: () => "" }),
     launched: Schema.Boolean,
@@ -299,7 +299,7 @@ export const mount = (
           ...decoded,
           tokens: decoded.tokens.map((t) => ({
             ...t,
-            imagePath: t.imageUploaded
+            imagePath: t.imageUploaded === true
               ? `${SandboxApi.groups.media.endpoints.tokenImage.path}?${
                 new URLSearchParams({ mint: t.mint }).toString()
               }`

@@ -194,7 +194,7 @@ const tokens = (s: State): string => {
     const progress = t.migrated
       ? 100
       : Math.min(100, Number((solReserve * 10_000n) / BigInt(s.economics.migrationLamports)) / 100)
-    const image = t.imagePath === null
+    const image = t.imagePath === undefined || t.imagePath === null
       ? ""
       : `<img class="token-image" src="${escape(t.imagePath)}" alt="${escape(t.symbol)}" width="48" height="48"> `
     return `<div class="card" data-token="${escape(t.mint)}">

@@ -262,7 +262,9 @@ export interface StoredImage {
  * @category models
  */
 export interface MediaUrls {
+  /** The URL of a token's metadata JSON. */
   readonly metadata: (mint: string) => string
+  /** The URL of a token's uploaded image. */
   readonly image: (mint: string) => string
 }
 
@@ -316,6 +318,7 @@ export declare namespace Market {
     readonly createFeeShareConfig: (
       input: typeof CreateFeeShareConfigInput.Type
     ) => Effect.Effect<typeof FeeShareConfigView.Type, Rejection>
+    /** Registers (or replaces) a handle's launch wallets in the directory. */
     readonly registerHandle: (
       input: typeof RegisterHandleInput.Type
     ) => Effect.Effect<typeof HandleView.Type, Rejection>
