@@ -142,6 +142,14 @@ export const HttpUrl = Schema.String.pipe(
   Schema.annotations({ identifier: "HttpUrl", jsonSchema: { type: "string", format: "uri" } })
 )
 
+/** A symbol whose normalised form is 1 to 10 characters (the same rule before and after). */
+const SymbolText = Schema.String.pipe(
+  Schema.filter((s) => {
+    const normalized = normalizeSymbol(s)
+    return (normalized.trim().length > 0 && normalized.length <= limits.maxSymbol) || rules.symbol
+  })
+)
+
 /**
  * The token's symbol: given with or without a leading `$` and in any case; sent (and stored)
  * normalised (`normalizeSymbol`), 1 to 10 characters.
@@ -150,13 +158,8 @@ export const HttpUrl = Schema.String.pipe(
  * @category schemas
  */
 export const TokenSymbol = Schema.transform(
-  Text(limits.maxSymbol, rules.symbol),
-  Schema.String.pipe(
-    Schema.filter((s) => {
-      const normalized = normalizeSymbol(s)
-      return (normalized.trim().length > 0 && normalized.length <= limits.maxSymbol) || rules.symbol
-    })
-  ),
+  SymbolText,
+  SymbolText,
   { strict: true, decode: normalizeSymbol, encode: normalizeSymbol }
 ).annotations({ identifier: "TokenSymbol" })
 
