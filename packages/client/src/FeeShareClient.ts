@@ -8,9 +8,10 @@
  *
  * @since 0.1.0
  */
-import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { type AgentAuth, Api, FeeShareError, type RateLimit } from "@feeshare/domain"
+import type { Brand } from "effect"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, SubscriptionRef } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type * as Scope from "effect/Scope"
@@ -30,6 +31,9 @@ type EndpointsOf<G extends string> = HttpApiGroup.HttpApiGroup.EndpointsWithName
 
 type Argument<A> = {} extends A ? [input?: A] : [input: A]
 
+/** A multipart payload without the brand `HttpApiSchema.Multipart` puts on its type: callers pass plain values. */
+type Unbranded<A> = A extends Brand.Brand<HttpApiSchema.MultipartTypeId> ? Omit<A, Brand.BrandTypeId> : A
+
 /**
  * The arguments of an operation: its query, or its body, or nothing.
  *
@@ -39,7 +43,7 @@ type Argument<A> = {} extends A ? [input?: A] : [input: A]
 export type Input<E extends HttpApiEndpoint.HttpApiEndpoint.Any> =
   [HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>] extends [never] ?
     [HttpApiEndpoint.HttpApiEndpoint.Payload<E>] extends [never] ? []
-    : Argument<HttpApiEndpoint.HttpApiEndpoint.Payload<E>>
+    : Argument<Unbranded<HttpApiEndpoint.HttpApiEndpoint.Payload<E>>>
     : Argument<HttpApiEndpoint.HttpApiEndpoint.UrlParams<E>>
 
 /**
@@ -84,7 +88,10 @@ export declare namespace FeeShareClient {
     readonly claims: GroupClient<"claims">
     /** Fee-share configuration updates, partner claims, the admin list. */
     readonly feeShare: GroupClient<"feeShare">
-    /** Launch transactions. */
+    /**
+     * Launch transactions, token info (multipart: the image as bytes, its type read from
+     * them), and launch wallets by social handle (single and bulk).
+     */
     readonly launch: GroupClient<"launch">
     /** Quotes and swaps. */
     readonly trade: GroupClient<"trade">

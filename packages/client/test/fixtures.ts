@@ -2,7 +2,7 @@
  * SPEC-shaped values for every operation (program-side types; the servers encode them with
  * the domain's schemas), and a real Ed25519 signer.
  */
-import type { Analytics, Claims, Evm, FeeShare, Identity, Plan, Trade } from "@feeshare/domain"
+import type { Analytics, Claims, Evm, FeeShare, Identity, LaunchWallet, Plan, TokenInfo, Trade } from "@feeshare/domain"
 import { PublicKey, Signer } from "@feeshare/domain"
 import { Effect } from "effect"
 import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
@@ -305,3 +305,48 @@ export const verifySignature = (address: string, message: Uint8Array, signature:
     }),
     signature
   )
+
+export const tokenInfo: typeof TokenInfo.TokenInfo.Type = {
+  tokenMint,
+  tokenMetadata: "https://metadata.example/token.json",
+  tokenLaunch: {
+    name: "Fixture",
+    symbol: "FIX",
+    description: "A fixture token",
+    image: "https://metadata.example/token.png",
+    tokenMint,
+    status: "PRE_LAUNCH",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    userId: null,
+    telegram: null,
+    social: null,
+    website: null,
+    launchWallet: null,
+    launchSignature: null,
+    uri: null
+  }
+}
+
+const platformData = {
+  id: "1",
+  username: "fixture",
+  display_name: "Fixture",
+  avatar_url: "https://metadata.example/a.png"
+}
+
+export const launchWallet: typeof LaunchWallet.LaunchWallet.Type = {
+  provider: "social",
+  platformData,
+  wallet: key(21),
+  chain: "SOL"
+}
+
+export const bulkLaunchWallets = (items: ReadonlyArray<LaunchWallet.Lookup>): LaunchWallet.BulkLaunchWallets =>
+  items.map((item) => ({
+    username: item.username,
+    provider: item.provider,
+    platformData: null,
+    wallet: null,
+    chain: item.chain ?? "SOL"
+  }))

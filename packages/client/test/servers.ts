@@ -75,10 +75,20 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
     Api.Api,
     "launch",
     (handlers) =>
-      handlers.handle(
-        "createTransaction",
-        ({ payload }) => record("launch", "createTransaction", payload).pipe(Effect.as(F.base58Transaction))
-      )
+      handlers
+        .handle(
+          "createTransaction",
+          ({ payload }) => record("launch", "createTransaction", payload).pipe(Effect.as(F.base58Transaction))
+        )
+        .handle(
+          "createTokenInfo",
+          ({ payload }) => record("launch", "createTokenInfo", payload).pipe(Effect.as(F.tokenInfo))
+        )
+        .handle("wallet", ({ urlParams }) => record("launch", "wallet", urlParams).pipe(Effect.as(F.launchWallet)))
+        .handle(
+          "wallets",
+          ({ payload }) => record("launch", "wallets", payload).pipe(Effect.as(F.bulkLaunchWallets(payload.items)))
+        )
   )
   const Trade = HttpApiBuilder.group(Api.Api, "trade", (handlers) =>
     handlers

@@ -5,8 +5,17 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Context, Schema } from "effect"
+import {
+  FileSystem,
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
+import { Context, Option, Schema } from "effect"
 import * as AgentAuth from "./AgentAuth.js"
 import * as Analytics from "./Analytics.js"
 import * as Claims from "./Claims.js"
@@ -23,7 +32,9 @@ import {
 } from "./FeeShareError.js"
 import * as Identity from "./Identity.js"
 import * as Launch from "./Launch.js"
+import * as LaunchWallet from "./LaunchWallet.js"
 import * as Plan from "./Plan.js"
+import * as TokenInfo from "./TokenInfo.js"
 import * as Trade from "./Trade.js"
 
 /**
@@ -124,6 +135,35 @@ export const FeeShareGroup = HttpApiGroup.make("feeShare")
   .prefix(basePath)
 
 /**
+ * The statuses whose failure body carries the message in `response` instead of `error`
+ * (`{success:false, response:<message>}`), as an endpoint annotation. Servers answer those
+ * statuses in that shape; the client reads `error`, else `response`, on every operation.
+ *
+ * @since 0.1.0
+ * @category annotations
+ */
+export class MessageInResponse extends Context.Tag("@feeshare/domain/Api/MessageInResponse")<
+  MessageInResponse,
+  ReadonlyArray<number>
+>() {}
+
+/**
+ * The multipart limits of the token-info form: one file part of at most
+ * `TokenInfo.limits.maxImageBytes`, a handful of text parts, and the whole body at most the
+ * file plus 64 KiB of text and part headers. Servers read them from the endpoint's payload
+ * annotation (`HttpApiSchema.getMultipart`); no other route takes a body this large.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const tokenInfoMultipartLimits = {
+  maxParts: Option.some(16),
+  maxFieldSize: FileSystem.Size(8 * 1024),
+  maxFileSize: Option.some(FileSystem.Size(TokenInfo.limits.maxImageBytes)),
+  maxTotalSize: Option.some(FileSystem.Size(TokenInfo.limits.maxImageBytes + 64 * 1024))
+} as const
+
+/**
  * @since 0.1.0
  * @category groups
  */
@@ -132,6 +172,29 @@ export const LaunchGroup = HttpApiGroup.make("launch")
     HttpApiEndpoint.post("createTransaction", "/token-launch/create-launch-transaction")
       .setPayload(Launch.LaunchRequest)
       .addSuccess(Success(Launch.LaunchTransaction))
+  )
+  .add(
+    HttpApiEndpoint.post("createTokenInfo", "/token-launch/create-token-info")
+      .setPayload(HttpApiSchema.Multipart(TokenInfo.TokenInfoRequest, tokenInfoMultipartLimits))
+      .addSuccess(Success(TokenInfo.TokenInfo))
+      .annotate(
+        OpenApi.Summary,
+        "Store a token's name, symbol, description, image and links; the service makes the mint (multipart/form-data, image at most 15 MB)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("wallet", "/token-launch/fee-share/wallet/v2")
+      .setUrlParams(LaunchWallet.Lookup)
+      .addSuccess(Success(LaunchWallet.LaunchWallet))
+      .annotate(MessageInResponse, [400, 404, 500])
+      .annotate(OpenApi.Summary, "The launch wallet of a social handle (404 when none)")
+  )
+  .add(
+    HttpApiEndpoint.post("wallets", "/token-launch/fee-share/wallet/v2/bulk")
+      .setPayload(LaunchWallet.BulkLookupRequest)
+      .addSuccess(Success(LaunchWallet.BulkLaunchWallets))
+      .annotate(MessageInResponse, [400, 500])
+      .annotate(OpenApi.Summary, "Launch wallets of 1 to 100 handles, in input order (a miss is a null wallet)")
   )
   .middleware(ApiKey)
   .prefix(basePath)
@@ -254,7 +317,7 @@ export const SystemGroup = HttpApiGroup.make("system")
   )
 
 /**
- * The whole service: 18 operations under `{base_url}` and `ping` under `{root_url}`.
+ * The whole service: 21 operations under `{base_url}` and `ping` under `{root_url}`.
  *
  * @since 0.1.0
  * @category api

@@ -25,11 +25,15 @@ export * as Evm from "./Evm.js"
 /** @since 0.1.0 */
 export * as FeeShare from "./FeeShare.js"
 /** @since 0.1.0 */
+export * as FilePart from "./FilePart.js"
+/** @since 0.1.0 */
 export * as FeeShareError from "./FeeShareError.js"
 /** @since 0.1.0 */
 export * as Identity from "./Identity.js"
 /** @since 0.1.0 */
 export * as Launch from "./Launch.js"
+/** @since 0.1.0 */
+export * as LaunchWallet from "./LaunchWallet.js"
 /** @since 0.1.0 */
 export * as Plan from "./Plan.js"
 /** @since 0.1.0 */
@@ -42,6 +46,8 @@ export * as RateLimit from "./RateLimit.js"
 export * as RawAmount from "./RawAmount.js"
 /** @since 0.1.0 */
 export * as Signer from "./Signer.js"
+/** @since 0.1.0 */
+export * as TokenInfo from "./TokenInfo.js"
 /** @since 0.1.0 */
 export * as Trade from "./Trade.js"
 /** @since 0.1.0 */

@@ -69,7 +69,12 @@ export const MarketView = Schema.Struct({
     mint: Schema.String,
     symbol: Schema.String,
     name: Schema.optionalWith(Schema.String, { default: () => "" }),
-    creator: Schema.optionalWith(Schema.String, { default: () => "" }),
+    // null for a token made by token info until its launch lands
+    creator: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    // whether the token has an image the sandbox serves (uploaded with token info)
+    imageUploaded: Schema.optional(Schema.Boolean),
+    // the path of that image on the sandbox (set by the explorer, not read from the state)
+    imagePath: Schema.optional(Schema.NullOr(Schema.String)),
     decimals: Schema.optionalWith(Schema.Number, { default: () => 0 }),
     flow: Schema.optionalWith(Schema.String, { default: () => "" }),
     launched: Schema.Boolean,
@@ -216,7 +221,7 @@ const walletsOf = (market: MarketView) => {
     return found
   }
   for (const token of market.tokens) {
-    if (token.creator !== "") entry(token.creator).roles.add(`creator of ${token.symbol}`)
+    if (token.creator !== null && token.creator !== "") entry(token.creator).roles.add(`creator of ${token.symbol}`)
     if (token.feeShare.admin !== "") entry(token.feeShare.admin).roles.add(`admin of ${token.symbol}`)
     if (token.feeShare.partner !== null) entry(token.feeShare.partner).roles.add(`partner of ${token.symbol}`)
     for (const claimer of token.feeShare.claimers) entry(claimer.wallet).roles.add(`claimer of ${token.symbol}`)
@@ -288,7 +293,19 @@ export const mount = (
       const state = Effect.gen(function*() {
         const clock = yield* ledger.clock
         const encoded = yield* Schema.encode(LedgerState)(yield* market.state).pipe(Effect.orDie)
-        const view = yield* Schema.decodeUnknown(MarketView)(encoded).pipe(Effect.orDie)
+        const decoded = yield* Schema.decodeUnknown(MarketView)(encoded).pipe(Effect.orDie)
+        // a token's uploaded image, at the media route (public, same origin: the page shows it)
+        const view: MarketView = {
+          ...decoded,
+          tokens: decoded.tokens.map((t) => ({
+            ...t,
+            imagePath: t.imageUploaded === true
+              ? `${SandboxApi.groups.media.endpoints.tokenImage.path}?${
+                new URLSearchParams({ mint: t.mint }).toString()
+              }`
+              : null
+          }))
+        }
         const wallets = yield* Effect.forEach(walletsOf(view), ([address, wallet]) =>
           Effect.map(ledger.balance(address), (lamports): WalletView => ({
             address,
@@ -297,9 +314,7 @@ export const mount = (
             claimable: wallet.claimable,
             holdings: wallet.holdings
           })))
-        const now = yield* Effect.clockWith((c) =>
-          c.currentTimeMillis
-        )
+        const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
         const result: State = {
           clock: {
             slot: clock.slot.toString(),

@@ -43,10 +43,12 @@ import * as ClaimPlans from "./internal/model/market/claimPlans.js"
 import * as ClaimsArea from "./internal/model/market/claims.js"
 import * as Constants from "./internal/model/market/constants.js"
 import * as FeeSharing from "./internal/model/market/feeSharing.js"
+import * as Handles from "./internal/model/market/handles.js"
 import * as LaunchArea from "./internal/model/market/launch.js"
 import * as Payouts from "./internal/model/market/payouts.js"
 import * as Setup from "./internal/model/market/setup.js"
 import * as State from "./internal/model/market/state.js"
+import * as TokenInfoArea from "./internal/model/market/tokenInfo.js"
 import * as Trading from "./internal/model/market/trading.js"
 import * as Ledger from "./Ledger.js"
 import { Market } from "./Market.js"
@@ -90,7 +92,9 @@ export const make = (options: Pick<Options, "seed">) =>
   Effect.gen(function*() {
     const market = yield* State.make(options)
     const trading = Trading.make(market)
-    const { launch } = LaunchArea.make(market, trading)
+    const tokenInfo = TokenInfoArea.make(market)
+    const { launch } = LaunchArea.make(market, trading, tokenInfo)
+    const handles = yield* Handles.make(market)
     const { adminList, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
     const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
@@ -104,6 +108,12 @@ export const make = (options: Pick<Options, "seed">) =>
       partnerClaim,
       adminList,
       launch,
+      createTokenInfo: tokenInfo.createTokenInfo,
+      tokenMetadata: tokenInfo.tokenMetadata,
+      tokenImage: tokenInfo.tokenImage,
+      lookupWallet: handles.lookupWallet,
+      lookupWallets: handles.lookupWallets,
+      registerHandle: handles.registerHandle,
       quote: trading.quote,
       swap: trading.swap,
       lifetimeFees,

@@ -7,7 +7,7 @@
  * of its status).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Api, Envelope } from "@feeshare/domain"
+import { Api, Envelope, TokenInfo } from "@feeshare/domain"
 import {
   createSolanaRpc,
   generateKeyPairSigner,
@@ -18,7 +18,7 @@ import {
   partiallySignTransaction,
   type Signature
 } from "@solana/kit"
-import { Effect, Either, Redacted } from "effect"
+import { Context, Effect, Either, Option, Redacted } from "effect"
 import { NATIVE_MINT } from "../src/internal/model/programs.js"
 import * as Sandbox from "../src/Sandbox.js"
 import * as Server from "../src/Server.js"
@@ -62,6 +62,21 @@ interface Row {
 const reference = (...statuses: ReadonlyArray<number>): Source => ({ _tag: "reference", statuses })
 const sandboxEmits = (...statuses: ReadonlyArray<number>): Source => ({ _tag: "sandbox", statuses })
 const noKey = (call: Call): Case => ({ status: 401, call: { ...call, apiKey: null } })
+
+/** A PNG by its signature (the sandbox reads the type from the first bytes), `size` bytes long. */
+const png = (size: number): Uint8Array<ArrayBuffer> => {
+  const bytes = new Uint8Array(size).fill(1)
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return bytes
+}
+
+/** A token-info form: the text fields, then `extra` (a File for the image part). */
+const tokenForm = (extra: Record<string, string | File>) => {
+  const form = new FormData()
+  const fields: Record<string, string | File> = { name: "Conformance", symbol: "conf", description: "A row", ...extra }
+  for (const [key, value] of Object.entries(fields)) form.append(key, value)
+  return form
+}
 
 const table: ReadonlyArray<Row> = [
   {
@@ -160,6 +175,74 @@ const table: ReadonlyArray<Row> = [
         { status: 400, call: { body: { ...body, wallet: f.stranger } } },
         { status: 404, call: { body: { ...body, tokenMint: f.stranger } } },
         noKey({ body })
+      ]
+    }
+  },
+  {
+    group: "launch",
+    name: "createTokenInfo",
+    source: reference(200, 400, 401, 413, 500),
+    cases: () => [
+      { status: 200, call: { form: tokenForm({ imageUrl: "https://images.example/c.png" }) } },
+      { status: 200, call: { form: tokenForm({ image: new File([png(256)], "c.png", { type: "image/png" }) }) } },
+      {
+        status: 200,
+        call: { form: tokenForm({ imageUrl: "https://i.example/c.png", metadataUrl: "https://m.example/c.json" }) }
+      },
+      // the type is read from the bytes, not the name or the declared type
+      {
+        status: 400,
+        call: { form: tokenForm({ image: new File(["plain text"], "c.png", { type: "image/png" }) }) }
+      },
+      // image + metadataUrl: the spec's oneOf refuses it
+      {
+        status: 400,
+        call: {
+          form: tokenForm({
+            image: new File([png(64)], "c.png", { type: "image/png" }),
+            metadataUrl: "https://m.example/c.json"
+          })
+        }
+      },
+      // a form, not JSON
+      { status: 400, call: { body: { name: "c", symbol: "c", description: "c", imageUrl: "https://i.example/c" } } },
+      {
+        status: 413,
+        call: {
+          form: tokenForm({
+            image: new File([png(TokenInfo.limits.maxImageBytes + 1)], "c.png", { type: "image/png" })
+          })
+        }
+      },
+      noKey({ form: tokenForm({ imageUrl: "https://images.example/c.png" }) })
+    ]
+  },
+  {
+    group: "launch",
+    name: "wallet",
+    source: reference(200, 400, 401, 404, 500),
+    cases: (f) => [
+      { status: 200, call: { query: { provider: "social", username: "@sandbox_alice" } } },
+      { status: 200, call: { query: { provider: "social", username: "sandbox_alice", chain: "EVM" } } },
+      { status: 200, call: { query: { provider: "main", username: f.stranger } } },
+      { status: 400, call: { query: { provider: "main", username: f.stranger, chain: "EVM" } } },
+      { status: 400, call: { query: { provider: "myspace", username: "x" } } },
+      { status: 404, call: { query: { provider: "social", username: "nobody_at_all" } } },
+      noKey({ query: { provider: "social", username: "sandbox_alice" } })
+    ]
+  },
+  {
+    group: "launch",
+    name: "wallets",
+    source: reference(200, 400, 401, 500),
+    cases: () => {
+      const items = [{ provider: "social", username: "sandbox_bob" }, { provider: "email", username: "nobody@x.test" }]
+      return [
+        { status: 200, call: { body: { items } } },
+        { status: 400, call: { body: { items: [...items, { provider: "social", username: "@SANDBOX_BOB" }] } } },
+        { status: 400, call: { body: { items: [] } } },
+        { status: 400, call: { body: { items, extra: 1 } } },
+        noKey({ body: { items } })
       ]
     }
   },
@@ -295,6 +378,7 @@ const allowed = (source: Source): ReadonlyArray<number> =>
 
 const errorTagOf: Record<number, string> = {
   400: "BadRequest",
+  413: "BadRequest",
   401: "Unauthorized",
   403: "Forbidden",
   404: "NotFound",
@@ -313,6 +397,15 @@ const assertDecodes = (row: Row, reply: Reply, label: string) => {
   if (reply.status < 300) {
     decodeSuccess(row.group, row.name, reply)
     return
+  }
+  // the statuses an endpoint names answer `{success:false, response}`; the others `{success:false, error}`
+  const inResponse = Option.getOrElse(
+    Context.getOption(endpoint(row.group, row.name).annotations, Api.MessageInResponse),
+    (): ReadonlyArray<number> => []
+  )
+  if (row.group !== "evm" && reply.status !== 429) {
+    const key = inResponse.includes(reply.status) ? "response" : "error"
+    assert.property(reply.json, key, `${label}: the message is in \`${key}\``)
   }
   const decoded = Envelope.decode(endpoint(row.group, row.name).successSchema, reply.text, {
     status: reply.status,
@@ -405,27 +498,31 @@ describe("Conformance with the public reference", () => {
     assert.deepStrictEqual(table.map((row) => Api.operationName(row.group, row.name)).sort(), [...operations].sort())
   })
 
-  it.effect("every case answers its status, inside the row's status set, and decodes as the client decodes it", () =>
-    Effect.gen(function*() {
-      const f = yield* fixture
-      const seen: Array<string> = []
-      for (const row of table) {
-        for (const [i, c] of row.cases(f).entries()) {
-          const label = `${row.group}.${row.name} case ${i}`
-          const reply = yield* call(row.group, row.name, c.call)
-          assert.strictEqual(reply.status, c.status, `${label}: ${reply.text}`)
-          assert.include(allowed(row.source), reply.status, `${label}: ${reply.status} is outside the row's set`)
-          assertDecodes(row, reply, label)
-          seen.push(`${row.group}.${row.name} ${reply.status}`)
+  it.effect(
+    "every case answers its status, inside the row's status set, and decodes as the client decodes it",
+    () =>
+      Effect.gen(function*() {
+        const f = yield* fixture
+        const seen: Array<string> = []
+        for (const row of table) {
+          for (const [i, c] of row.cases(f).entries()) {
+            const label = `${row.group}.${row.name} case ${i}`
+            const reply = yield* call(row.group, row.name, c.call)
+            assert.strictEqual(reply.status, c.status, `${label}: ${reply.text}`)
+            assert.include(allowed(row.source), reply.status, `${label}: ${reply.status} is outside the row's set`)
+            assertDecodes(row, reply, label)
+            seen.push(`${row.group}.${row.name} ${reply.status}`)
+          }
         }
-      }
-      // the MFA callback success and a login are covered by AgentAuth.test.ts; one here too
-      const wallet = yield* makeWallet
-      const { reply } = yield* signIn(wallet, "conformance")
-      assert.strictEqual(reply.status, 200)
-      assertDecodes(table.find((row) => row.name === "callback")!, reply, "agentAuth.callback login")
-      assert.isAbove(seen.length, 50)
-    }).pipe(Effect.provide(Sandbox.layer({ seed: "conformance", slotMillis: 0 }))))
+        // the MFA callback success and a login are covered by AgentAuth.test.ts; one here too
+        const wallet = yield* makeWallet
+        const { reply } = yield* signIn(wallet, "conformance")
+        assert.strictEqual(reply.status, 200)
+        assertDecodes(table.find((row) => row.name === "callback")!, reply, "agentAuth.callback login")
+        assert.isAbove(seen.length, 50)
+      }).pipe(Effect.provide(Sandbox.layer({ seed: "conformance", slotMillis: 0 }))),
+    { timeout: 30_000 }
+  )
 
   it.effect("an injected 500 on every operation is in its set and decodes as ServerError", () =>
     Effect.gen(function*() {

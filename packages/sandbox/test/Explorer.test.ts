@@ -4,6 +4,7 @@
  * and an open event stream does not keep the sandbox from stopping.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { Api } from "@feeshare/domain"
 import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import * as Explorer from "../src/Explorer.js"
 import * as Sandbox from "../src/Sandbox.js"
@@ -31,6 +32,35 @@ describe("Explorer routes", () => {
       // the page: no data in it, served to anyone
       assert.strictEqual((yield* fetchReply(`${info.rootUrl}/`)).status, 200)
     }).pipe(Effect.scoped, Effect.provide(Sandbox.layer({ host: "0.0.0.0", adminToken: "sbx_admin_explorer_test" }))))
+
+  it.live("a token made by token info shows its image: the state names the media path, public even off loopback", () =>
+    Effect.gen(function*() {
+      const info = yield* SandboxInfo
+      const token = Redacted.value(Option.getOrThrow(info.adminToken))
+      const gif = new Uint8Array([...new TextEncoder().encode("GIF89a"), 1, 0, 1, 0, 0, 0, 0])
+      const form = new FormData()
+      form.append("name", "Pictured")
+      form.append("symbol", "pic")
+      form.append("description", "has an image")
+      form.append("image", new File([gif], "p.gif", { type: "image/gif" }))
+      const created = yield* fetchReply(`${info.rootUrl}${Api.LaunchGroup.endpoints.createTokenInfo.path}`, {
+        method: "POST",
+        headers: { [Api.apiKeyHeader]: Redacted.value(info.demoApiKey) },
+        body: form
+      })
+      assert.strictEqual(created.status, 200, created.text)
+      const mint = (created.json as { response: { tokenMint: string } }).response.tokenMint
+      const state = yield* fetchReply(`${info.rootUrl}${Explorer.paths.state}?token=${encodeURIComponent(token)}`)
+      const tokens = (state.json as { market: { tokens: ReadonlyArray<Explorer.MarketView["tokens"][number]> } })
+        .market.tokens
+      const shown = tokens.find((t) => t.mint === mint)
+      assert.strictEqual(shown?.creator, null)
+      assert.isString(shown?.imagePath)
+      const image = yield* fetchReply(`${info.rootUrl}${shown?.imagePath}`)
+      assert.strictEqual(image.status, 200)
+      assert.strictEqual(image.headers["content-type"], "image/gif")
+      assert.strictEqual(image.headers["x-content-type-options"], "nosniff")
+    }).pipe(Effect.scoped, Effect.provide(Sandbox.layer({ host: "0.0.0.0", adminToken: "sbx_admin_explorer_image" }))))
 
   it.live("an open event stream ends when the sandbox stops, which does not wait for it", () =>
     Effect.gen(function*() {

@@ -194,11 +194,16 @@ const tokens = (s: State): string => {
     const progress = t.migrated
       ? 100
       : Math.min(100, Number((solReserve * 10_000n) / BigInt(s.economics.migrationLamports)) / 100)
+    const image = t.imagePath === undefined || t.imagePath === null
+      ? ""
+      : `<img class="token-image" src="${escape(t.imagePath)}" alt="${escape(t.symbol)}" width="48" height="48"> `
     return `<div class="card" data-token="${escape(t.mint)}">
-      <h3>${escape(t.symbol)} <span class="muted">${
+      <h3>${image}${escape(t.symbol)} <span class="muted">${
       escape(t.name)
     }</span> <span class="badge status">${status}</span></h3>
-      <div>mint ${addr(t.mint)} · creator ${addr(t.creator)} · ${escape(t.flow)}</div>
+      <div>mint ${addr(t.mint)} · creator ${
+      t.creator === null ? "<span class=\"muted\">(whoever launches it)</span>" : addr(t.creator)
+    } · ${escape(t.flow)}</div>
       <div class="reserves">reserves: ${sol(t.solReserve)} · ${amount(t.tokenReserve, t.decimals)} ${
       escape(t.symbol)
     }</div>

@@ -239,9 +239,17 @@ export class FeeShare implements AsyncDisposable {
     adminList: (input, options) => this.#call((client) => client.feeShare.adminList(input), options)
   }
 
-  /** Launch transactions. */
+  /**
+   * Launch transactions; token info (a multipart upload: the image as bytes, its type read
+   * from them, at most 15,000,000 bytes; the service makes the mint and signs the later
+   * launch with it); launch wallets by social handle (`wallet`: a miss rejects with
+   * `NotFound`; `wallets`: 1 to 100 handles, a miss is a null wallet, in input order).
+   */
   readonly launch: Group<"launch"> = {
-    createTransaction: (input, options) => this.#call((client) => client.launch.createTransaction(input), options)
+    createTransaction: (input, options) => this.#call((client) => client.launch.createTransaction(input), options),
+    createTokenInfo: (input, options) => this.#call((client) => client.launch.createTokenInfo(input), options),
+    wallet: (input, options) => this.#call((client) => client.launch.wallet(input), options),
+    wallets: (input, options) => this.#call((client) => client.launch.wallets(input), options)
   }
 
   /** Quotes and swaps (a quote travels back to `swap` unchanged). */

@@ -3,7 +3,7 @@
 import { Api } from "@feeshare/domain"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
-import { FeeShare, Redacted, type TradeQuote } from "feeshare"
+import { FeeShare, InvalidRequest, NotFound, Redacted, type TradeQuote } from "feeshare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Running, SOL, start } from "./support/sandbox.js"
 
@@ -149,6 +149,23 @@ const cases: ReadonlyArray<Case> = [
       )
   },
   {
+    operation: "launch.createTokenInfo",
+    // each call makes a new mint at a new time: the same launch otherwise
+    facade: () => feeshare.launch.createTokenInfo(tokenInfoInput).then(comparableTokenInfo),
+    effect: () => sandbox.effect((c) => c.launch.createTokenInfo(tokenInfoInput)).then(comparableTokenInfo)
+  },
+  {
+    operation: "launch.wallet",
+    facade: () => feeshare.launch.wallet({ provider: "social", username: "@Sandbox_Alice", chain: "EVM" }),
+    effect: () =>
+      sandbox.effect((c) => c.launch.wallet({ provider: "social", username: "@Sandbox_Alice", chain: "EVM" }))
+  },
+  {
+    operation: "launch.wallets",
+    facade: () => feeshare.launch.wallets({ items: walletItems }),
+    effect: () => sandbox.effect((c) => c.launch.wallets({ items: walletItems }))
+  },
+  {
     operation: "trade.quote",
     // every quote gets a new `requestId`; everything else is the same
     facade: () =>
@@ -223,6 +240,28 @@ const cases: ReadonlyArray<Case> = [
   }
 ]
 
+const tokenInfoInput = {
+  name: "Parity",
+  symbol: "$par",
+  description: "Made through both the facade and the Effect client",
+  image: { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) },
+  website: "https://parity.example"
+}
+
+const walletItems = [
+  { provider: "social" as const, username: "sandbox_bob" },
+  { provider: "social" as const, username: "nobody_parity" },
+  { provider: "email" as const, username: "Carol@Sandbox.test" }
+]
+
+function comparableTokenInfo(info: { readonly tokenMint: string; readonly tokenLaunch: Record<string, unknown> }) {
+  const { createdAt: _c, image, tokenMint, updatedAt: _u, uri, ...launch } = info.tokenLaunch
+  expect(tokenMint).toBe(info.tokenMint)
+  expect(String(image)).toContain(info.tokenMint)
+  expect(String(uri)).toContain(info.tokenMint)
+  return launch
+}
+
 function withoutRequestId(quote: TradeQuote) {
   const { requestId, ...rest } = quote
   expect(requestId).toMatch(/^sandbox-quote-\d+$/)
@@ -257,6 +296,27 @@ describe("Facade parity", () => {
         Object.keys(group.endpoints).sort()
       )
     }
+  })
+
+  it("launch: token info as JPEG bytes and the handle lookups; a miss rejects with NotFound and the service's message", async () => {
+    const info = await feeshare.launch.createTokenInfo(tokenInfoInput)
+    expect(info.tokenLaunch).toMatchObject({ symbol: "PAR", status: "PRE_LAUNCH", website: "https://parity.example" })
+    const image = await fetch(info.tokenLaunch.image)
+    expect(image.headers.get("content-type")).toBe("image/jpeg")
+    const found = await feeshare.launch.wallets({ items: walletItems })
+    expect(found.map((entry) => entry.wallet === null)).toEqual([false, true, false])
+    const miss = await feeshare.launch.wallet({ provider: "social", username: "nobody_parity" }).catch((e: unknown) =>
+      e
+    )
+    expect(miss).toBeInstanceOf(NotFound)
+    expect(miss).toMatchObject({ message: "platform data or wallet not found", status: 404 })
+    const invalid = await feeshare.launch.createTokenInfo({
+      ...tokenInfoInput,
+      image: { bytes: new Uint8Array([1, 2]) }
+    })
+      .catch((e: unknown) => e)
+    expect(invalid).toBeInstanceOf(InvalidRequest)
+    expect(invalid).toMatchObject({ field: "image.bytes" })
   })
 
   it("login (init + signature + callback) returns a working key, as the Effect client's login does", async () => {

@@ -3,10 +3,11 @@
  * needs (method, URL, headers, input encoders, success schema), and the request of one call.
  */
 import type { HttpMethod } from "@effect/platform"
-import { HttpClientRequest } from "@effect/platform"
+import { HttpApiSchema, HttpClientRequest } from "@effect/platform"
 import { Api, type FeeShareError, Validation } from "@feeshare/domain"
 import type { Schema } from "effect"
 import { Either, Option, Redacted } from "effect"
+import * as Multipart from "./multipart.js"
 import type { Settings } from "./settings.js"
 
 type Encode = (input: unknown) => Either.Either<unknown, FeeShareError.InvalidRequest>
@@ -24,6 +25,8 @@ export interface Operation {
   readonly retried: boolean
   readonly urlParams: Encode | undefined
   readonly payload: Encode | undefined
+  /** The body is multipart/form-data (the payload schema is `HttpApiSchema.Multipart`), not JSON. */
+  readonly multipart: boolean
   readonly success: Schema.Schema.AnyNoContext
 }
 
@@ -88,6 +91,8 @@ export const operations = (
         retried: !notRetried.has(operation),
         urlParams: encoder(endpoint.urlParamsSchema, operation),
         payload: encoder(endpoint.payloadSchema, operation),
+        multipart: Option.isSome(endpoint.payloadSchema) &&
+          HttpApiSchema.getMultipart(endpoint.payloadSchema.value.ast) !== undefined,
         success: endpoint.successSchema
       })
     }
@@ -114,7 +119,10 @@ export const request = (
   if (op.payload !== undefined) {
     const encoded = op.payload(input)
     if (Either.isLeft(encoded)) return Either.left(encoded.left)
-    request = HttpClientRequest.bodyUnsafeJson(request, encoded.right)
+    if (op.multipart) {
+      const form = Multipart.encode(encoded.right)
+      request = HttpClientRequest.bodyUint8Array(request, form.body, form.contentType)
+    } else request = HttpClientRequest.bodyUnsafeJson(request, encoded.right)
   }
   return Either.right(request)
 }

@@ -96,7 +96,15 @@ const position: Claims.ClaimablePosition = {
   userBps: 5000
 }
 
+const notHere = () => refuse(404, "the fake market has no token info or handles")
+
 export const layer = Layer.succeed(Market, {
+  createTokenInfo: notHere,
+  tokenMetadata: notHere,
+  tokenImage: notHere,
+  lookupWallet: notHere,
+  lookupWallets: notHere,
+  registerHandle: notHere,
   createPlan: (request) =>
     request.feeClaimer === keys.empty
       ? refuse(400, "Nothing to claim")

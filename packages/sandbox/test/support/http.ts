@@ -25,6 +25,8 @@ export interface Call {
   readonly headers?: Record<string, string>
   /** Raw body text (sent as JSON content). */
   readonly raw?: string
+  /** A multipart/form-data body (fetch sets its content type and boundary). */
+  readonly form?: FormData
 }
 
 const endpoints = new Map<string, HttpApiEndpoint.HttpApiEndpoint<string, HttpMethod.HttpMethod>>()
@@ -71,9 +73,12 @@ export const call = (
     const headers: Record<string, string> = { ...options.headers }
     const apiKey = options.apiKey === undefined ? Redacted.value(info.demoApiKey) : options.apiKey
     if (apiKey !== null) headers[Api.apiKeyHeader] = apiKey
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
-    // every POST is declared JSON (the sandbox refuses one that is not), with or without a body
-    if (body !== undefined || e.method === "POST") headers["content-type"] ??= "application/json"
+    const body = options.form ?? options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+    // every POST is declared JSON (the sandbox refuses one that is not), with or without a body;
+    // a form declares itself
+    if (options.form === undefined && (body !== undefined || e.method === "POST")) {
+      headers["content-type"] ??= "application/json"
+    }
     return yield* fetchReply(`${info.rootUrl}${e.path}${query}`, {
       method: e.method,
       headers,

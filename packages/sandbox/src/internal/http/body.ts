@@ -16,11 +16,16 @@ export type Read =
   | { readonly _tag: "Text"; readonly text: string }
   | { readonly _tag: "TooLarge" }
 
-const tooLarge: Read = { _tag: "TooLarge" }
+/** What reading a body as bytes gave. */
+export type ReadBytes =
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+  | { readonly _tag: "TooLarge" }
+
+const tooLarge = { _tag: "TooLarge" } as const
 
 /** Reads a Node request body, stopping (and leaving the rest unread) once it passes `limit`. */
-const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<Read, Error> =>
-  Effect.async<Read, Error>((resume) => {
+const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<ReadBytes, Error> =>
+  Effect.async<ReadBytes, Error>((resume) => {
     const chunks: Array<Buffer> = []
     let bytes = 0
     const detach = () => {
@@ -40,7 +45,7 @@ const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<R
     }
     const onEnd = () => {
       detach()
-      resume(Effect.succeed({ _tag: "Text", text: Buffer.concat(chunks).toString("utf8") }))
+      resume(Effect.succeed({ _tag: "Bytes", bytes: Buffer.concat(chunks) }))
     }
     const onError = (error: Error) => {
       detach()
@@ -62,9 +67,41 @@ export const read = (
 ): Effect.Effect<Read, HttpServerError.RequestError> => {
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
   const decodeError = (cause: unknown) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
-  if (incoming instanceof IncomingMessage) return Effect.mapError(readIncoming(incoming, limit), decodeError)
+  if (incoming instanceof IncomingMessage) {
+    return readIncoming(incoming, limit).pipe(
+      Effect.map((read): Read =>
+        read._tag === "TooLarge" ? read : {
+          _tag: "Text",
+          // a view of the same bytes, not a copy
+          text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8")
+        }
+      ),
+      Effect.mapError(decodeError)
+    )
+  }
   return request.text.pipe(
     Effect.map((text): Read => ({ _tag: "Text", text })),
+    Effect.catchIf(
+      (error) => error.cause instanceof Error && error.cause.message === "maxBytes exceeded",
+      () => Effect.succeed(tooLarge)
+    ),
+    HttpIncomingMessage.withMaxBodySize(Option.some(FileSystem.Size(limit)))
+  )
+}
+
+/**
+ * The body of `request` as bytes, or `TooLarge` (for the multipart routes); as `read`, the
+ * socket stays open on Node so that the 413 can be written.
+ */
+export const readBytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<ReadBytes, HttpServerError.RequestError> => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  const decodeError = (cause: unknown) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
+  if (incoming instanceof IncomingMessage) return Effect.mapError(readIncoming(incoming, limit), decodeError)
+  return request.arrayBuffer.pipe(
+    Effect.map((buffer): ReadBytes => ({ _tag: "Bytes", bytes: new Uint8Array(buffer) })),
     Effect.catchIf(
       (error) => error.cause instanceof Error && error.cause.message === "maxBytes exceeded",
       () => Effect.succeed(tooLarge)

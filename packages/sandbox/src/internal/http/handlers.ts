@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Api, type Claims } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -9,7 +9,7 @@ import { Market, type Rejection } from "../model/market/service.js"
 import type * as Options from "../model/options.js"
 import * as Tamper from "../model/tamper.js"
 import { respond } from "./respond.js"
-import { SandboxApi } from "./sandboxApi.js"
+import { MediaGroup, SandboxApi } from "./sandboxApi.js"
 
 /** The served API: the service's contract plus the sandbox-only operations. */
 export class FullApi extends Api.Api.addHttpApi(SandboxApi) {}
@@ -40,7 +40,12 @@ const feeShare = {
   partnerClaim: respond(Api.FeeShareGroup, "partnerClaim"),
   adminList: respond(Api.FeeShareGroup, "adminList")
 }
-const launch = { createTransaction: respond(Api.LaunchGroup, "createTransaction") }
+const launch = {
+  createTransaction: respond(Api.LaunchGroup, "createTransaction"),
+  createTokenInfo: respond(Api.LaunchGroup, "createTokenInfo"),
+  wallet: respond(Api.LaunchGroup, "wallet"),
+  wallets: respond(Api.LaunchGroup, "wallets")
+}
 const trade = { quote: respond(Api.TradeGroup, "quote"), swap: respond(Api.TradeGroup, "swap") }
 const analytics = {
   lifetimeFees: respond(Api.AnalyticsGroup, "lifetimeFees"),
@@ -128,12 +133,44 @@ const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
         ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
       )))
 
+/**
+ * The media URLs of the sandbox that answers `request`: its `Host` (the middleware already
+ * refused any host that is not one of the sandbox's names) and the media group's paths.
+ */
+const mediaUrls = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  const root = `http://${request.headers.host ?? "127.0.0.1"}`
+  const at = (path: string) => (mint: string) => `${root}${path}?${new URLSearchParams({ mint }).toString()}`
+  return { metadata: at(MediaGroup.endpoints.tokenMetadata.path), image: at(MediaGroup.endpoints.tokenImage.path) }
+})
+
 const LaunchLive = HttpApiBuilder.group(FullApi, "launch", (handlers) =>
   Effect.map(Market, (market) =>
-    handlers.handle(
-      "createTransaction",
-      ({ payload }) => launch.createTransaction(op("launch.createTransaction", market.launch(payload)))
-    )))
+    handlers
+      .handle(
+        "createTransaction",
+        ({ payload }) => launch.createTransaction(op("launch.createTransaction", market.launch(payload)))
+      )
+      .handle("createTokenInfo", ({ payload }) =>
+        launch.createTokenInfo(
+          op("launch.createTokenInfo", Effect.flatMap(mediaUrls, (urls) => market.createTokenInfo(payload, urls)))
+        ))
+      .handle("wallet", ({ urlParams }) => launch.wallet(op("launch.wallet", market.lookupWallet(urlParams))))
+      .handle("wallets", ({ payload }) => launch.wallets(op("launch.wallets", market.lookupWallets(payload))))))
+
+const MediaLive = HttpApiBuilder.group(FullApi, "media", (handlers) =>
+  Effect.map(Market, (market) =>
+    handlers
+      .handle("tokenMetadata", ({ urlParams }) => op("media.tokenMetadata", market.tokenMetadata(urlParams.mint)))
+      .handle("tokenImage", ({ urlParams }) =>
+        op(
+          "media.tokenImage",
+          Effect.map(market.tokenImage(urlParams.mint), (image) =>
+            HttpServerResponse.uint8Array(image.bytes, {
+              contentType: image.contentType,
+              // the bytes were checked to be an image of this type; never sniffed as anything else
+              headers: { "x-content-type-options": "nosniff", "cache-control": "public, max-age=3600" }
+            }))
+        ))))
 
 const TradeLive = HttpApiBuilder.group(FullApi, "trade", (handlers) =>
   Effect.map(Market, (market) =>
@@ -215,6 +252,7 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
         .handle("setTransferFee", ({ payload }) => op("sandbox.setTransferFee", market.setTransferFee(payload)))
         .handle("advanceSlots", ({ payload }) => op("sandbox.advanceSlots", market.advanceSlots(payload)))
         .handle("state", () => market.state)
+        .handle("registerHandle", ({ payload }) => op("sandbox.registerHandle", market.registerHandle(payload)))
         .handle("enableMfa", ({ payload }) => accounts.enableMfa(payload.wallet))
         .handle("revokeKey", ({ payload }) =>
           Effect.flatMap(accounts.revoke(payload.keyId), (revoked) =>
@@ -246,5 +284,6 @@ export const layer = (fixtures: EvmFixtures.Fixtures, options: Pick<Options.Opti
     IdentityLive,
     AgentAuthLive,
     SystemLive,
+    MediaLive,
     sandboxLive(fixtures)
   ).pipe(Layer.provide(ApiKeyLive))

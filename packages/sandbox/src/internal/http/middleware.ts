@@ -11,8 +11,8 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Api, FeeShareError, RateLimit, Validation } from "@feeshare/domain"
-import { Cause, Clock, Context, DefaultServices, Effect, type Fiber, Option } from "effect"
+import { Api, FeeShareError, RateLimit, TokenInfo, Validation } from "@feeshare/domain"
+import { Cause, Clock, Context, DefaultServices, Effect, Either, type Fiber, Option } from "effect"
 import { Accounts } from "../model/accounts.js"
 import { History } from "../model/history/service.js"
 import type * as Options from "../model/options.js"
@@ -20,6 +20,7 @@ import * as Seeded from "../model/seeded.js"
 import * as AdminToken from "./adminToken.js"
 import * as Body from "./body.js"
 import * as Hosts from "./hosts.js"
+import * as Multipart from "./multipart.js"
 import { type Bucket, RateLimiter } from "./rateLimiter.js"
 import * as Routes from "./routes.js"
 
@@ -34,6 +35,10 @@ export const messages = {
   tooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
   contentType: (given: string | undefined) =>
     `Content-Type must be application/json, got ${given === undefined ? "none" : given}`,
+  multipartType: (given: string | undefined) =>
+    `Content-Type must be multipart/form-data, got ${given === undefined ? "none" : given}`,
+  /** A multipart route's body or file over its limit: the token-info route's words (the only one). */
+  fileTooLarge: TokenInfo.imageTooLargeMessage,
   tooDeep: (operation: string) => `${operation}: JSON nested deeper than ${Body.maxJsonDepth} levels`,
   adminToken: "The sandbox set-up routes need the sandbox admin token (Authorization: Bearer TOKEN), printed at start",
   injected: (status: number) => `Injected failure (sandbox errorRates ${status})`
@@ -53,10 +58,15 @@ export const maxMessageLength = 500
 const capped = (message: string): string =>
   message.length > maxMessageLength ? `${message.slice(0, maxMessageLength)}… (${message.length} characters)` : message
 
-/** `{success:false,error}`, or `{success:false,response}` for the EVM operations' 400 and 500. */
+/**
+ * `{success:false,error}`, or `{success:false,response}` for the EVM operations' 400 and 500
+ * and the statuses an endpoint names with `Api.MessageInResponse`.
+ */
 export const failure = (status: number, message: string, route: Routes.Route | undefined) => {
   const text = capped(message)
-  const body: FailureBody = route?.group === evmGroup && (status === 400 || status === 500)
+  const inResponse = (route?.group === evmGroup && (status === 400 || status === 500)) ||
+    (route !== undefined && route.messageInResponse.includes(status))
+  const body: FailureBody = inResponse
     ? { success: false, response: text }
     : { success: false, error: text }
   return HttpServerResponse.unsafeJson(body, { status })
@@ -65,6 +75,14 @@ export const failure = (status: number, message: string, route: Routes.Route | u
 /** A 413, closing the connection: the rest of the body is not read. */
 const tooLarge = (limit: number, route: Routes.Route | undefined) =>
   HttpServerResponse.setHeader(failure(413, messages.tooLarge(limit), route), "connection", "close")
+
+/** Whether a Content-Type names multipart/form-data. */
+const isMultipart = (contentType: string): boolean =>
+  (contentType.split(";")[0]?.trim().toLowerCase() ?? "") === "multipart/form-data"
+
+/** A multipart route's 413: the file's words, closing the connection. */
+const fileTooLarge = (route: Routes.Route) =>
+  HttpServerResponse.setHeader(failure(413, messages.fileTooLarge, route), "connection", "close")
 
 /** Whether a Content-Type names JSON (`application/json`, `application/x+json`, with parameters). */
 const isJson = (contentType: string): boolean => {
@@ -305,15 +323,60 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       }
       if (request.method === "GET") return undefined
       const declared = request.headers["content-length"]
+      const contentType = request.headers["content-type"]
+      if (route.multipart !== undefined) {
+        // the one route whose body is a form, with its own (larger) cap
+        if (declared !== undefined && Number(declared) > Multipart.maxTotal(route.multipart, options.maxBodyBytes)) {
+          return fileTooLarge(route)
+        }
+        return contentType !== undefined && isMultipart(contentType)
+          ? undefined
+          : failure(400, `${route.operation}: ${messages.multipartType(contentType)}`, route)
+      }
       if (declared !== undefined && Number(declared) > options.maxBodyBytes) {
         return tooLarge(options.maxBodyBytes, route)
       }
-      const contentType = request.headers["content-type"]
       if (contentType !== undefined && !isJson(contentType)) {
         return failure(400, messages.contentType(contentType), route)
       }
       return undefined
     }
+
+    /**
+     * Runs a multipart route's `app` on its form read once: cut at the route's total size
+     * (413), parsed within its part limits, handed to the endpoint's schema as the request's
+     * `multipart` record.
+     */
+    const withForm = (
+      app: HttpApp.Default,
+      request: HttpServerRequest.HttpServerRequest,
+      route: Routes.Route,
+      limits: NonNullable<Routes.Route["multipart"]>
+    ): HttpApp.Default =>
+      Effect.flatMap(Body.readBytes(request, Multipart.maxTotal(limits, options.maxBodyBytes)), (read) => {
+        if (read._tag === "TooLarge") return Effect.succeed(fileTooLarge(route))
+        return Effect.flatMap(
+          Multipart.parse(read.bytes, request.headers["content-type"] ?? "", limits, messages.fileTooLarge),
+          (parsed) => {
+            if (Either.isLeft(parsed)) {
+              return Effect.succeed(
+                parsed.left.status === 413
+                  ? fileTooLarge(route)
+                  : failure(400, `${route.operation}: ${parsed.left.message}`, route)
+              )
+            }
+            const withFields: HttpServerRequest.HttpServerRequest = Object.create(request, {
+              multipart: { value: Effect.succeed(parsed.right) }
+            })
+            return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withFields)
+          }
+        )
+      }).pipe(
+        Effect.catchTag(
+          "RequestError",
+          () => Effect.succeed(failure(400, `${route.operation}: the body ended early`, route))
+        )
+      )
 
     /** Runs `app` on the body read once: cut at the limit (413), refused when nested too deep. */
     const withBody = (
@@ -321,17 +384,19 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       request: HttpServerRequest.HttpServerRequest,
       route: Routes.Route
     ): HttpApp.Default =>
-      Effect.flatMap(Body.read(request, options.maxBodyBytes), (read) => {
-        if (read._tag === "TooLarge") return Effect.succeed(tooLarge(options.maxBodyBytes, route))
-        if (Body.nestsDeeperThan(read.text, Body.maxJsonDepth)) {
-          return Effect.succeed(failure(400, messages.tooDeep(route.operation), route))
-        }
-        return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
-      }).pipe(
-        // the client broke off the body
-        Effect.catchTag("RequestError", () =>
-          Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
-      )
+      route.multipart !== undefined ?
+        withForm(app, request, route, route.multipart) :
+        Effect.flatMap(Body.read(request, options.maxBodyBytes), (read) => {
+          if (read._tag === "TooLarge") return Effect.succeed(tooLarge(options.maxBodyBytes, route))
+          if (Body.nestsDeeperThan(read.text, Body.maxJsonDepth)) {
+            return Effect.succeed(failure(400, messages.tooDeep(route.operation), route))
+          }
+          return Effect.provideService(app, HttpServerRequest.HttpServerRequest, Body.withText(request, read.text))
+        }).pipe(
+          // the client broke off the body
+          Effect.catchTag("RequestError", () =>
+            Effect.succeed(failure(400, `${route.operation}: ${messages.invalidJson}`, route)))
+        )
 
     const allowedHosts = Hosts.allowedNames(options.host)
 
@@ -349,6 +414,9 @@ export const layer = (options: Options.Options, routes: Routes.Table, unmeteredP
       if (rebinding !== undefined) return failure(403, rebinding, route)
       if (request.method !== "POST") return undefined
       const contentType = request.headers["content-type"]
+      // a form only where the route takes one; it still needs the API key header, which a
+      // cross-site form cannot send without a preflight
+      if (route?.multipart !== undefined && contentType !== undefined && isMultipart(contentType)) return undefined
       return contentType === undefined || !isJson(contentType)
         ? failure(400, messages.contentType(contentType), route)
         : undefined

@@ -2,8 +2,8 @@
  * The sandbox-only setup API (`/sandbox/...`) as an `HttpApi`; `SandboxApi.ts` re-exports
  * every name.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Envelope, EvmAddress, FeeShareError, PublicKey, RawAmount } from "@feeshare/domain"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Envelope, EvmAddress, FeeShareError, PublicKey, RawAmount, TokenInfo } from "@feeshare/domain"
 import { Schema } from "effect"
 import * as Market from "../model/market/service.js"
 
@@ -137,11 +137,56 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
       .annotate(OpenApi.Summary, "Sandbox-only: revoke an API key by id")
   )
   .add(
+    HttpApiEndpoint.post("registerHandle", "/handles")
+      .setPayload(Market.RegisterHandleInput)
+      .addSuccess(Envelope.Success(Market.HandleView))
+      .annotate(OpenApi.Summary, "Sandbox-only: register a social handle's launch wallet in the handle directory")
+  )
+  .add(
     HttpApiEndpoint.get("evmFixtures", "/evm/fixtures")
       .addSuccess(Envelope.Success(EvmFixtures))
       .annotate(OpenApi.Summary, "Sandbox-only: the deterministic EVM fixtures")
   )
   .prefix(prefix)
+
+/**
+ * The path prefix of the token media the sandbox serves (what the service keeps on IPFS).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const mediaPrefix = "/media"
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const MintQuery = Schema.Struct({ mint: PublicKey.PublicKey })
+
+/**
+ * The media of tokens made by token info: their metadata JSON (no envelope, as an IPFS
+ * document) and their uploaded image (its bytes, with the type they show). Public, like the
+ * IPFS gateways they stand for: no API key, rate-limited per address.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const MediaGroup = HttpApiGroup.make("media")
+  .add(
+    HttpApiEndpoint.get("tokenMetadata", "/token-metadata")
+      .setUrlParams(MintQuery)
+      .addSuccess(TokenInfo.TokenMetadata)
+      .annotate(OpenApi.Summary, "Sandbox media: the metadata JSON of a token made by token info")
+  )
+  .add(
+    HttpApiEndpoint.get("tokenImage", "/token-image")
+      .setUrlParams(MintQuery)
+      .addSuccess(
+        Schema.Uint8ArrayFromSelf.pipe(HttpApiSchema.withEncoding({ kind: "Uint8Array", contentType: "image/*" }))
+      )
+      .annotate(OpenApi.Summary, "Sandbox media: the uploaded image of a token made by token info")
+  )
+  .prefix(mediaPrefix)
 
 /**
  * The sandbox-only API (a separate `HttpApi`, so that clients can call it typed).
@@ -151,6 +196,7 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
  */
 export class SandboxApi extends HttpApi.make("feeshare-sandbox")
   .add(SandboxGroup)
+  .add(MediaGroup)
   .addError(FeeShareError.BadRequestWire)
   .addError(FeeShareError.ForbiddenWire)
   .addError(FeeShareError.NotFoundWire)

@@ -3,15 +3,16 @@
  */
 import type { Launch } from "@feeshare/domain"
 import type { Address, Instruction } from "@solana/kit"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import * as Programs from "../programs.js"
 import { reject, type TokenState } from "./state.js"
 import type { MarketState } from "./state.js"
+import type * as TokenInfoArea from "./tokenInfo.js"
 import type * as Trading from "./trading.js"
 
 /** The operations of this area over the market's state. */
-export const make = (market: MarketState, trading: Trading.Service) => {
-  const { ledger, lifetime, prepare, token } = market
+export const make = (market: MarketState, trading: Trading.Service, tokenInfo: TokenInfoArea.Service) => {
+  const { ledger, lifetime, prepare, token, fundedVault, deployerVaults } = market
   const { price, applyTrade, tradeInstructions } = trading
 
   const launch = Effect.fn("Market.launch")(function*(request: Launch.LaunchRequest) {
@@ -20,8 +21,9 @@ export const make = (market: MarketState, trading: Trading.Service) => {
     if (request.configKey !== state.configKey) {
       return yield* reject(400, `configKey ${request.configKey} is not the config key of token ${request.tokenMint}`)
     }
-    // only the creator the token was set up for may launch it
-    if (request.wallet !== state.creator) {
+    // only the creator the token was set up for may launch it; a token made by token info
+    // has none yet: whoever launches it first becomes its creator
+    if (state.creator !== null && request.wallet !== state.creator) {
       return yield* reject(400, `wallet ${request.wallet} is not the creator of token ${request.tokenMint}`)
     }
     const wallet = request.wallet as Address
@@ -54,9 +56,21 @@ export const make = (market: MarketState, trading: Trading.Service) => {
     if (request.tipWallet !== undefined && request.tipLamports !== undefined && request.tipLamports > 0) {
       instructions.push(Programs.transferSol(wallet, request.tipWallet as Address, BigInt(request.tipLamports)))
     }
+    // a token-info mint's launcher becomes its deployer: its aggregate vault, funded now, is
+    // recorded when the launch lands
+    const adopting = state.creator === null
+    const deployerVault = adopting ? yield* fundedVault("deployer", request.wallet) : undefined
+    const at = new Date(yield* Clock.currentTimeMillis).toISOString()
     const built = yield* prepare(
       { format: "v0", feePayer: wallet, instructions, lifetime: yield* lifetime, signers: [state.mint, state.pool] },
-      () => {
+      (landed) => {
+        if (state.launched) return
+        if (adopting && state.creator === null) {
+          tokenInfo.adoptLauncher(state, request.wallet, landed.signature, at)
+          if (deployerVault !== undefined && !deployerVaults.has(request.wallet)) {
+            deployerVaults.set(request.wallet, deployerVault)
+          }
+        }
         state.launched = true
         state.tokenReserve = state.supply
         state.migrated = state.flow === "damm_v2_direct"

@@ -3,8 +3,10 @@
  * views, and `Rejection`. The areas of `internal/model/market/` implement it; `Market.ts`
  * re-exports every name.
  */
-import type { Analytics, Claims, FeeShare, Launch, Plan, Trade } from "@feeshare/domain"
+import type { Analytics, Claims, FeeShare, Launch, Plan, TokenInfo, Trade } from "@feeshare/domain"
 import { BasisPoints } from "@feeshare/domain/BasisPoints"
+import { EvmAddress } from "@feeshare/domain/EvmAddress"
+import * as LaunchWallet from "@feeshare/domain/LaunchWallet"
 import { PublicKey } from "@feeshare/domain/PublicKey"
 import { RawAmount } from "@feeshare/domain/RawAmount"
 import { Context, type Effect, Schema } from "effect"
@@ -213,6 +215,60 @@ export const LedgerState = Schema.Struct({
 }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
 /**
+ * Sandbox-only: register a social handle's launch wallet in the sandbox's directory (the
+ * `main` provider is the raw passthrough and needs none). The username is stored normalised
+ * (lower-cased, one leading `@` removed); registering it again replaces its wallets.
+ *
+ * @since 0.1.0
+ * @category setup
+ */
+export const RegisterHandleInput = Schema.Struct({
+  provider: LaunchWallet.Provider,
+  username: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(LaunchWallet.limits.maxUsername)),
+  /** The SOL wallet. */
+  wallet: PublicKey,
+  /** The EVM wallet; absent: one is made (deterministic from the seed) on the first EVM lookup. */
+  evmWallet: Schema.optionalWith(EvmAddress, { exact: true }),
+  displayName: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)), { exact: true })
+})
+
+/**
+ * @since 0.1.0
+ * @category setup
+ */
+export const HandleView = Schema.Struct({
+  provider: LaunchWallet.Provider,
+  username: Schema.String,
+  platformData: LaunchWallet.PlatformData,
+  wallet: PublicKey,
+  evmWallet: Schema.NullOr(Schema.String)
+})
+
+/**
+ * A token's uploaded image, as the media route serves it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoredImage {
+  readonly bytes: Uint8Array
+  readonly contentType: string
+}
+
+/**
+ * Where the sandbox serves a token's media (metadata JSON, image), given the mint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MediaUrls {
+  /** The URL of a token's metadata JSON. */
+  readonly metadata: (mint: string) => string
+  /** The URL of a token's uploaded image. */
+  readonly image: (mint: string) => string
+}
+
+/**
  * @since 0.1.0
  * @category tags
  */
@@ -237,6 +293,21 @@ export declare namespace Market {
     readonly adminList: (wallet: PublicKey) => Effect.Effect<typeof FeeShare.AdminTokens.Type, Rejection>
     /** The launch transaction, base58, already signed by the mint. */
     readonly launch: (request: Launch.LaunchRequest) => Effect.Effect<string, Rejection>
+    /** Stores token info and makes the mint (its keypair stays in the sandbox). */
+    readonly createTokenInfo: (
+      request: TokenInfo.TokenInfoRequest,
+      urls: MediaUrls
+    ) => Effect.Effect<TokenInfo.TokenInfo, Rejection>
+    /** The metadata JSON of a token made by token info (404 otherwise). */
+    readonly tokenMetadata: (mint: string) => Effect.Effect<typeof TokenInfo.TokenMetadata.Type, Rejection>
+    /** The uploaded image of a token made by token info (404 when none). */
+    readonly tokenImage: (mint: string) => Effect.Effect<StoredImage, Rejection>
+    /** A handle's launch wallet; 404 when the directory has none. */
+    readonly lookupWallet: (lookup: LaunchWallet.Lookup) => Effect.Effect<LaunchWallet.LaunchWallet, Rejection>
+    /** Handles' launch wallets in input order; a miss is a null wallet. */
+    readonly lookupWallets: (
+      request: LaunchWallet.BulkLookupRequest
+    ) => Effect.Effect<LaunchWallet.BulkLaunchWallets, Rejection>
     readonly quote: (request: Trade.QuoteRequest) => Effect.Effect<Trade.TradeQuote, Rejection>
     readonly swap: (request: Trade.SwapRequest) => Effect.Effect<Trade.SwapResult, Rejection>
     readonly lifetimeFees: (tokenMint: PublicKey) => Effect.Effect<bigint, Rejection>
@@ -247,6 +318,10 @@ export declare namespace Market {
     readonly createFeeShareConfig: (
       input: typeof CreateFeeShareConfigInput.Type
     ) => Effect.Effect<typeof FeeShareConfigView.Type, Rejection>
+    /** Registers (or replaces) a handle's launch wallets in the directory. */
+    readonly registerHandle: (
+      input: typeof RegisterHandleInput.Type
+    ) => Effect.Effect<typeof HandleView.Type, Rejection>
     readonly createHolding: (input: typeof CreateHoldingInput.Type) => Effect.Effect<typeof HoldingView.Type, Rejection>
     readonly airdrop: (input: typeof AirdropInput.Type) => Effect.Effect<typeof AirdropResult.Type, Rejection>
     readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>

@@ -38,6 +38,7 @@ export const make = (market: MarketState) =>
       holdings,
       tables,
       signer,
+      tokenKeys,
       extended,
       token,
       fund,
@@ -57,29 +58,15 @@ export const make = (market: MarketState) =>
         return yield* reject(400, `quoteMint: the sandbox quotes in wrapped SOL (${Programs.NATIVE_MINT}) only`)
       }
       const index = tokens.size
-      const label = (name: string) => `token/${index}/${name}`
-      const mint = yield* signer(label("mint"))
-      const pool = yield* signer(label("pool"))
+      const keys = yield* tokenKeys(index)
+      const mint = keys.mint
       const decimals = input.decimals ?? economics.decimals
       const supply = economics.supplyTokens * 10n ** BigInt(decimals)
       const state: TokenState = {
         index,
-        mint,
-        pool,
-        poolVault: yield* Effect.promise(() => Programs.associatedTokenAddress(pool.address, mint.address)),
-        configKey: (yield* signer(label("config"))).address,
-        dbcPool: (yield* signer(label("dbc-pool"))).address,
-        dammPool: (yield* signer(label("damm-pool"))).address,
-        dammPosition: {
-          position: (yield* signer(label("damm-position"))).address,
-          pool: (yield* signer(label("damm-pool"))).address,
-          positionNftAccount: (yield* signer(label("damm-position-nft"))).address,
-          tokenAMint: mint.address,
-          tokenBMint: Programs.NATIVE_MINT,
-          tokenAVault: (yield* signer(label("damm-vault-a"))).address,
-          tokenBVault: (yield* signer(label("damm-vault-b"))).address
-        },
+        ...keys,
         creator: input.creator,
+        info: null,
         name: input.name ?? `Sandbox Token ${index}`,
         symbol: input.symbol ?? `SBX${index}`,
         decimals,
@@ -101,7 +88,7 @@ export const make = (market: MarketState) =>
         },
         shares: new Map()
       }
-      yield* fundRent("pool authority", pool.address)
+      yield* fundRent("pool authority", keys.pool.address)
       const deployerVault = yield* fundedVault("deployer", input.creator)
       tokens.set(mint.address, state)
       deployerVaults.set(input.creator, deployerVault)
@@ -308,6 +295,7 @@ export const make = (market: MarketState) =>
           lifetimeFees: t.lifetimeFees,
           name: t.name,
           creator: t.creator,
+          imageUploaded: t.info !== null && t.info.image !== null,
           decimals: t.decimals,
           flow: t.flow,
           configKey: t.configKey,

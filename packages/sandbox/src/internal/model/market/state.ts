@@ -48,7 +48,13 @@ export interface TokenState {
   readonly dammPool: Address
   /** The pool's DAMM v2 position after migration, as `dammPositionInfo` reports it. */
   readonly dammPosition: typeof Claims.DammPositionInfo.Type
-  readonly creator: string
+  /**
+   * The wallet that launches the token and is its deployer. A token made by token info has
+   * none until its launch lands: then the launching wallet is recorded.
+   */
+  creator: string | null
+  /** What the token-info operation stored (null for tokens of the set-up operation). */
+  readonly info: StoredTokenInfo | null
   readonly name: string
   readonly symbol: string
   readonly decimals: number
@@ -66,6 +72,24 @@ export interface TokenState {
   deployerPending: bigint
   config: Config
   readonly shares: Map<string, Share>
+}
+
+/** The token info of a token made by the token-info operation, and its media. */
+export interface StoredTokenInfo {
+  readonly description: string
+  /** The image as served at the sandbox's media URL, or null when an image URL was given. */
+  readonly image: { readonly bytes: Uint8Array; readonly contentType: string } | null
+  /** The image URL the metadata names: the given one, or the sandbox's media URL. */
+  readonly imageUrl: string
+  /** The metadata URL: the given one, or the sandbox's media URL. */
+  readonly metadataUrl: string
+  readonly telegram: string | null
+  readonly social: string | null
+  readonly website: string | null
+  readonly createdAt: string
+  updatedAt: string
+  launchWallet: string | null
+  launchSignature: string | null
 }
 
 /** A partner's or a deployer's aggregate vault (wrapped SOL, the only quote mint). */
@@ -136,6 +160,31 @@ export const make = (options: Pick<Options, "seed">) =>
     )
 
     const signer = (label: string) => Effect.promise(() => deriveSigner(seed, label))
+
+    /** The keys of the token with this index (the mint's keypair stays with the sandbox). */
+    const tokenKeys = (index: number) =>
+      Effect.gen(function*() {
+        const label = (name: string) => `token/${index}/${name}`
+        const mint = yield* signer(label("mint"))
+        const pool = yield* signer(label("pool"))
+        return {
+          mint,
+          pool,
+          poolVault: yield* Effect.promise(() => Programs.associatedTokenAddress(pool.address, mint.address)),
+          configKey: (yield* signer(label("config"))).address,
+          dbcPool: (yield* signer(label("dbc-pool"))).address,
+          dammPool: (yield* signer(label("damm-pool"))).address,
+          dammPosition: {
+            position: (yield* signer(label("damm-position"))).address,
+            pool: (yield* signer(label("damm-pool"))).address,
+            positionNftAccount: (yield* signer(label("damm-position-nft"))).address,
+            tokenAMint: mint.address,
+            tokenBMint: Programs.NATIVE_MINT,
+            tokenAVault: (yield* signer(label("damm-vault-a"))).address,
+            tokenBVault: (yield* signer(label("damm-vault-b"))).address
+          }
+        }
+      })
     const rentExempt = ledger.minimumBalance(0)
 
     // the Token-2022 quote mint, created now so that it is on the ledger from the start
@@ -313,6 +362,7 @@ export const make = (options: Pick<Options, "seed">) =>
       holdings,
       tables,
       signer,
+      tokenKeys,
       rentExempt,
       extended,
       lifetime,
