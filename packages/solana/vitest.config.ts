@@ -6,6 +6,10 @@ export default defineProject({
   test: {
     name: "solana",
     include: ["test/**/*.test.ts"],
+    // a hang guard, not a timing assertion: tests that start a real sandbox or run many property cases
+    // take longer than the 5 s default on a loaded 2-core machine
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // no file relies on module state left by another: threads that keep modules loaded (root config)
     pool: "threads"
   }
