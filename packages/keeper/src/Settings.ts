@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import type * as Chain from "@feeshare/solana/Chain"
 import { Context, Duration, type Effect, Schedule } from "effect"
 import type * as Policy from "./Policy.js"
 
@@ -59,6 +60,10 @@ export declare namespace Settings {
     readonly wallets: ReadonlyMap<string, Policy.Wallet>
     readonly rebroadcastInterval: Duration.Duration
     readonly warmupInterval: Duration.Duration
+    /** The commitment a stage must reach to count as landed. */
+    readonly commitment: Chain.Commitment
+    /** `maxFeesPerHourLamports` as lamports; null: no cap. */
+    readonly feeCap: bigint | null
     /** This runner's address on a cluster; null on one machine. */
     readonly runner: string | null
   }
@@ -75,6 +80,8 @@ export const make = (options: Options): Settings.Service => ({
   wallets: new Map(options.wallets.map((wallet) => [wallet.signer.publicKey, wallet])),
   rebroadcastInterval: Duration.decode(options.rebroadcastInterval ?? intervals.rebroadcast),
   warmupInterval: Duration.decode(options.warmupInterval ?? intervals.warmup),
+  commitment: options.config.commitment,
+  feeCap: options.config.maxFeesPerHourLamports === undefined ? null : BigInt(options.config.maxFeesPerHourLamports),
   runner: options.runner ?? null
 })
 
