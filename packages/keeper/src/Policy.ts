@@ -7,16 +7,10 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { PublicKey, type Signer } from "@feeshare/domain"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import { PublicKey, RawAmount, type Signer } from "@feeshare/domain"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Yaml from "yaml"
-
-const Lamports = Schema.Number.pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
-    message: () => "must be a whole number of lamports, 0 or more"
-  })
-)
 
 const Mints = Schema.Array(PublicKey.PublicKey)
 
@@ -29,7 +23,7 @@ const Mints = Schema.Array(PublicKey.PublicKey)
  */
 export const Rules = Schema.Struct({
   /** Positions whose claimable amount is below this are left alone. */
-  minClaimableLamports: Schema.optionalWith(Lamports, { exact: true }),
+  minClaimableLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }),
   /** Only these token mints (absent: every token). */
   allow: Schema.optionalWith(Mints, { exact: true }),
   /** Never these token mints. */
@@ -37,16 +31,17 @@ export const Rules = Schema.Struct({
 })
 
 /**
- * Where a wallet's key comes from: a solana-keygen JSON file, every `*.json` file of a
- * directory, or an environment variable holding the keygen JSON array.
+ * Where a wallet's key comes from (`WalletSource` of `@feeshare/solana`, the MCP server's too):
+ * a solana-keygen JSON file, every `*.json` file of a directory, or an environment variable
+ * holding the keygen JSON array; with the wallet's own rules.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const WalletEntry = Schema.Union(
-  Schema.Struct({ keypair: Schema.NonEmptyString, ...Rules.fields }),
-  Schema.Struct({ directory: Schema.NonEmptyString, ...Rules.fields }),
-  Schema.Struct({ env: Schema.NonEmptyString, ...Rules.fields })
+  Schema.Struct({ ...WalletSource.Keypair.fields, ...Rules.fields }),
+  Schema.Struct({ ...WalletSource.Directory.fields, ...Rules.fields }),
+  Schema.Struct({ ...WalletSource.Env.fields, ...Rules.fields })
 ).annotations({ identifier: "WalletEntry" })
 
 /**
@@ -70,7 +65,7 @@ export const Config = Schema.Struct({
     default: () => "confirmed" as const
   }),
   /** Network fees (base + priority) the keeper may spend in any hour; absent: no cap. */
-  maxFeesPerHourLamports: Schema.optionalWith(Lamports, { exact: true }),
+  maxFeesPerHourLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }),
   /** Verify and report; never sign or send. */
   dryRun: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }),
   /** The journal and workflow database (a SQLite file). */
@@ -124,10 +119,13 @@ export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigIn
  * @since 0.1.0
  * @category errors
  */
-export class WalletUnavailable extends Schema.TaggedError<WalletUnavailable>()("WalletUnavailable", {
-  source: Schema.String,
-  message: Schema.String
-}) {}
+export const WalletUnavailable = WalletSource.WalletUnavailable
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type WalletUnavailable = WalletSource.WalletUnavailable
 
 const invalid = (source: string, issues: ReadonlyArray<Issue>) =>
   new ConfigInvalid({
@@ -269,44 +267,14 @@ const rulesOf = (config: Config, entry: WalletEntry): WalletRules => ({
  * @category wallets
  */
 export const wallets = Effect.fn("Policy.wallets")(function*(config: Config, baseDir: string) {
-  const fs = yield* FileSystem.FileSystem
-  const resolve = (path: string) => (path.startsWith("/") ? path : `${baseDir}/${path}`)
-  const unavailable = (source: string) => (error: { readonly message: string }) =>
-    new WalletUnavailable({ source, message: error.message })
   const out: Array<Wallet> = []
   const seen = new Set<string>()
-  const add = (wallet: Wallet) => {
-    if (seen.has(wallet.signer.publicKey)) return
-    seen.add(wallet.signer.publicKey)
-    out.push(wallet)
-  }
   for (const entry of config.wallets) {
     const rules = rulesOf(config, entry)
-    if ("keypair" in entry) {
-      const path = resolve(entry.keypair)
-      const signer = yield* LocalSigner.fromKeygenFile(path).pipe(Effect.mapError(unavailable(path)))
-      add({ signer, rules, source: path })
-    } else if ("directory" in entry) {
-      const dir = resolve(entry.directory)
-      const names = yield* fs.readDirectory(dir).pipe(
-        Effect.mapError(() => new WalletUnavailable({ source: dir, message: `${dir}: the directory cannot be read` }))
-      )
-      for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
-        const path = `${dir}/${name}`
-        const signer = yield* LocalSigner.fromKeygenFile(path).pipe(Effect.mapError(unavailable(path)))
-        add({ signer, rules, source: path })
-      }
-    } else {
-      const source = `env:${entry.env}`
-      const text = process.env[entry.env]
-      if (text === undefined || text === "") {
-        return yield* new WalletUnavailable({ source, message: `${source}: the variable is not set` })
-      }
-      const secret = yield* LocalSigner.parseKeygenJson(text, source).pipe(Effect.mapError(unavailable(source)))
-      const signer = yield* LocalSigner.fromSecretKey(secret, source).pipe(
-        Effect.mapError(unavailable(source))
-      )
-      add({ signer, rules, source })
+    for (const { signer, source } of yield* WalletSource.load(entry, baseDir)) {
+      if (seen.has(signer.publicKey)) continue
+      seen.add(signer.publicKey)
+      out.push({ signer, rules, source })
     }
   }
   return out

@@ -18,11 +18,11 @@ import { NodeHttpServer, NodeSink, NodeStream } from "@effect/platform-node"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import type { Signer } from "@feeshare/domain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
-import { dirname, isAbsolute, resolve } from "node:path"
+import { dirname, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
 import * as StrictJsonRpc from "./internal/strictJsonRpc.js"
 import * as Policy from "./Policy.js"
@@ -66,11 +66,12 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
   const policy: Policy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
   if (policy.readOnly) return { policy, signers: [] as ReadonlyArray<Signer.Signer.Service> }
   const base = Option.isSome(options.policyFile) ? dirname(resolve(options.policyFile.value)) : process.cwd()
-  const files = [
-    ...Option.toArray(options.keypair),
-    ...policy.wallets.map((file) => (isAbsolute(file) ? file : resolve(base, file)))
+  const sources: ReadonlyArray<WalletSource.WalletSource> = [
+    ...Option.toArray(Option.map(options.keypair, (keypair) => ({ keypair: resolve(keypair) }))),
+    ...policy.wallets.map((wallet) => (typeof wallet === "string" ? { keypair: wallet } : wallet))
   ]
-  const signers = yield* Effect.forEach(files, (file) => LocalSigner.fromKeygenFile(file))
+  const wallets = yield* Effect.forEach(sources, (source) => WalletSource.load(source, base))
+  const signers = wallets.flat().map((wallet) => wallet.signer)
   return { policy, signers }
 })
 
