@@ -14,8 +14,8 @@ import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Clock, Effect, Schema } from "effect"
 import * as Journal from "./Journal.js"
 import * as JournalWrites from "./JournalWrites.js"
+import type * as KeeperConfig from "./KeeperConfig.js"
 import * as OutcomeModule from "./Outcome.js"
-import type * as Policy from "./Policy.js"
 import { reconcile } from "./Reconcile.js"
 import { Settings } from "./Settings.js"
 import * as Step from "./Step.js"
@@ -272,7 +272,7 @@ export const execute = Step.make({
   execute: (
     position: Position,
     claimable: number,
-    signer: Policy.Wallet["signer"],
+    signer: KeeperConfig.Wallet["signer"],
     journaled: JournalWrites.JournaledExecution
   ) =>
     Effect.gen(function*() {

@@ -22,9 +22,9 @@ import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 import { ClaimWorkflow, ClaimWorkflowLive, request } from "./Claim.js"
 import * as Journal from "./Journal.js"
 import * as JournalWrites from "./JournalWrites.js"
+import * as KeeperConfig from "./KeeperConfig.js"
 import * as Metrics from "./Metrics.js"
 import * as Outcome from "./Outcome.js"
-import * as Policy from "./Policy.js"
 import { reconcile } from "./Reconcile.js"
 import { make as makeSettings, type Options, passSchedule, Settings } from "./Settings.js"
 
@@ -88,7 +88,7 @@ export interface PassReport {
 }
 
 /** Dry run of one position: every check made before a signature; nothing signed or sent. */
-const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
+const dryRun = (wallet: KeeperConfig.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
   Effect.gen(function*() {
     const client = yield* FeeShareClient
     const plan = yield* client.claims.createPlan(request(wallet.signer.publicKey, mint, format))
@@ -103,7 +103,7 @@ const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: 
  * @since 0.1.0
  * @category claiming
  */
-export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
+export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
   WalletReport,
   never,
   Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
@@ -129,7 +129,7 @@ export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
     const chosen = positions.filter((p, i) =>
       // one run per token mint
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
-      Policy.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
+      KeeperConfig.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
     )
     for (const position of chosen) {
       const mint = position.baseMint

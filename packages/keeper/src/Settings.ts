@@ -6,7 +6,7 @@
  */
 import type * as Chain from "@feeshare/solana/Chain"
 import { Context, Duration, type Effect, Schedule } from "effect"
-import type * as Policy from "./Policy.js"
+import type * as KeeperConfig from "./KeeperConfig.js"
 
 /**
  * Points where a test (or an operator's probe) can stop the keeper: after a round's signed
@@ -25,8 +25,8 @@ export interface Hooks {
  * @category models
  */
 export interface Options {
-  readonly config: Policy.Config
-  readonly wallets: ReadonlyArray<Policy.Wallet>
+  readonly config: KeeperConfig.Config
+  readonly wallets: ReadonlyArray<KeeperConfig.Wallet>
   /** Warm-up polls of a new lookup table (default `intervals.warmup`). */
   readonly warmupInterval?: Duration.DurationInput | undefined
   /** Rebroadcast of an unconfirmed transaction (default `intervals.rebroadcast`). */
@@ -57,7 +57,7 @@ export declare namespace Settings {
   export interface Service {
     readonly options: Options
     /** The wallets by address. */
-    readonly wallets: ReadonlyMap<string, Policy.Wallet>
+    readonly wallets: ReadonlyMap<string, KeeperConfig.Wallet>
     readonly rebroadcastInterval: Duration.Duration
     readonly warmupInterval: Duration.Duration
     /** The commitment a stage must reach to count as landed. */
@@ -118,7 +118,7 @@ export const intervals = {
  * @since 0.1.0
  * @category intervals
  */
-export const passSchedule = (config: Pick<Policy.Config, "intervalSeconds">): Schedule.Schedule<number> =>
+export const passSchedule = (config: Pick<KeeperConfig.Config, "intervalSeconds">): Schedule.Schedule<number> =>
   Schedule.spaced(Duration.seconds(config.intervalSeconds))
 
 /**

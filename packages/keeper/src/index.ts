@@ -7,7 +7,7 @@
  */
 
 /** @since 0.1.0 */
-export * as Policy from "./Policy.js"
+export * as KeeperConfig from "./KeeperConfig.js"
 /** @since 0.1.0 */
 export * as Claim from "./Claim.js"
 /** @since 0.1.0 */

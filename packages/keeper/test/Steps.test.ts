@@ -13,17 +13,17 @@ import * as Claim from "../src/Claim.js"
 import * as Journal from "../src/Journal.js"
 import * as JournalWrites from "../src/JournalWrites.js"
 import * as Keeper from "../src/Keeper.js"
-import * as Policy from "../src/Policy.js"
+import * as KeeperConfig from "../src/KeeperConfig.js"
 import * as Settings from "../src/Settings.js"
 import { type KeyFile, keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "./support/fixture.js"
 
 const source = join(import.meta.dirname, "..", "src")
 
 /** The Settings and a fresh journal of a keeper over `wallets`, with `config`. */
-const steps = (wallets: ReadonlyArray<KeyFile>, config: Omit<Partial<Policy.Config>, "wallets">) =>
+const steps = (wallets: ReadonlyArray<KeyFile>, config: Omit<Partial<KeeperConfig.Config>, "wallets">) =>
   Effect.gen(function*() {
     const dir = temporaryDirectory("keeper-steps-")
-    const decoded = yield* Policy.decode({
+    const decoded = yield* KeeperConfig.decode({
       wallets: wallets.map((w) => ({ keypair: w.path })),
       database: join(dir, "keeper.db"),
       ...config

@@ -25,9 +25,9 @@ import { createServer } from "node:http"
 import { dirname, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
 import * as StrictJsonRpc from "./internal/strictJsonRpc.js"
-import * as Policy from "./Policy.js"
 import * as Resources from "./Resources.js"
 import { toolkit } from "./Tools.js"
+import * as WritePolicy from "./WritePolicy.js"
 
 /**
  * @since 0.1.0
@@ -42,7 +42,7 @@ export interface Options {
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
   /** Solana JSON-RPC endpoint(s). */
   readonly rpcUrl: ReadonlyArray<string>
-  readonly policy: Policy.Policy
+  readonly policy: WritePolicy.Policy
   /** The wallets that may sign (none in read-only mode). */
   readonly signers: ReadonlyArray<Signer.Signer.Service>
 }
@@ -61,9 +61,9 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
   readonly keypair: Option.Option<string>
 }) {
   const loaded = Option.isSome(options.policyFile)
-    ? yield* Policy.load(options.policyFile.value)
-    : yield* Policy.decode({})
-  const policy: Policy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
+    ? yield* WritePolicy.load(options.policyFile.value)
+    : yield* WritePolicy.decode({})
+  const policy: WritePolicy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
   if (policy.readOnly) return { policy, signers: [] as ReadonlyArray<Signer.Signer.Service> }
   const base = Option.isSome(options.policyFile) ? dirname(resolve(options.policyFile.value)) : process.cwd()
   const sources: ReadonlyArray<WalletSource.WalletSource> = [

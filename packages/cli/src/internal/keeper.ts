@@ -10,8 +10,8 @@ import * as Redaction from "@feeshare/domain/Redaction"
 import * as Cluster from "@feeshare/keeper/Cluster"
 import * as ClusterAuth from "@feeshare/keeper/ClusterAuth"
 import * as Keeper from "@feeshare/keeper/Keeper"
+import * as KeeperConfig from "@feeshare/keeper/KeeperConfig"
 import * as Metrics from "@feeshare/keeper/Metrics"
-import * as Policy from "@feeshare/keeper/Policy"
 import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Effect from "effect/Effect"
@@ -52,7 +52,7 @@ export interface ClusterArgs extends RunArgs {
 const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxFeesPerHour">) =>
   Effect.gen(function*() {
     const path = resolve(args.config)
-    const config = Policy.override(yield* Policy.load(path), {
+    const config = KeeperConfig.override(yield* KeeperConfig.load(path), {
       dryRun: args.dryRun ? true : undefined,
       database: Option.getOrUndefined(args.database),
       maxFeesPerHourLamports: Option.getOrUndefined(args.maxFeesPerHour)
@@ -93,7 +93,7 @@ const setUp = (args: RunArgs) =>
   Effect.gen(function*() {
     const g = yield* Environment
     const { config, path } = yield* loadConfig(args)
-    const wallets = yield* Policy.wallets(config, dirname(path))
+    const wallets = yield* KeeperConfig.wallets(config, dirname(path))
     const apiKey = yield* requireApiKey("keeper")
     // --redis-url: the budget shared with every process of the account (all runners of a cluster)
     const shared = yield* sharedBudget

@@ -2,6 +2,7 @@
  * The policy the human sets for the MCP server: which wallets may sign, which mints may be
  * touched, caps on lamports swapped and network fees spent, read-only mode, and how long a
  * preview stays valid. Read from a JSON file and flags only: no tool call can change it.
+ * (Named `Policy` before: renamed for what it governs, the agent's writes.)
  *
  * @since 0.1.0
  */
@@ -126,7 +127,7 @@ export const decode = (input: unknown, source = "policy"): Effect.Effect<Policy,
  * @since 0.1.0
  * @category constructors
  */
-export const load = Effect.fn("Policy.load")(function*(path: string) {
+export const load = Effect.fn("WritePolicy.load")(function*(path: string) {
   const fs = yield* FileSystem.FileSystem
   const size = yield* fs.stat(path).pipe(
     Effect.map((info) => Number(info.size)),

@@ -2,7 +2,8 @@
  * What the keeper claims and how: the wallets (key files, a directory of key files, or an
  * environment variable), per wallet a minimum claimable amount and token allow/deny lists,
  * the transaction format, the commitment, a cap on network fees per hour, and dry-run.
- * Loaded from a JSON or YAML file, validated by Schema with field-path errors.
+ * Loaded from a JSON or YAML file, validated by Schema with field-path errors. (Named
+ * `Policy` before: renamed for what it governs, the keeper's configuration.)
  *
  * @since 0.1.0
  */
@@ -177,7 +178,7 @@ export const parse = (text: string, source: string): Effect.Effect<Config, Confi
  * @since 0.1.0
  * @category decoding
  */
-export const load = Effect.fn("Policy.load")(function*(path: string) {
+export const load = Effect.fn("KeeperConfig.load")(function*(path: string) {
   const fs = yield* FileSystem.FileSystem
   const text = yield* fs.readFileString(path).pipe(
     Effect.mapError(() => invalid(path, [{ path: "", message: "the file cannot be read" }]))
@@ -266,7 +267,7 @@ const rulesOf = (config: Config, entry: WalletEntry): WalletRules => ({
  * @since 0.1.0
  * @category wallets
  */
-export const wallets = Effect.fn("Policy.wallets")(function*(config: Config, baseDir: string) {
+export const wallets = Effect.fn("KeeperConfig.wallets")(function*(config: Config, baseDir: string) {
   const out: Array<Wallet> = []
   const seen = new Set<string>()
   for (const entry of config.wallets) {
