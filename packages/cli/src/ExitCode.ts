@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import * as Failures from "@feeshare/solana/Failures"
+import { WalletUnavailable } from "@feeshare/solana/WalletSource"
 import { ClusterSecret, InvalidKnobs, MissingApiKey, MissingKeypair, WeakToken } from "./CliError.js"
 import { CredentialsError } from "./Credentials.js"
 import * as Codes from "./internal/codes.js"
@@ -114,7 +115,8 @@ export const classes: ReadonlyArray<Class> = [
     code: 10,
     name: "local",
     meaning: "a local key or the credentials file could not be read or written",
-    tags: [...Failures.tagsOf("local"), CredentialsError._tag],
+    // WalletUnavailable: a wallet of the keeper's config or the MCP policy could not be loaded
+    tags: [...Failures.tagsOf("local"), WalletUnavailable._tag, CredentialsError._tag],
     advice: "check the file path and its content (a solana-keygen JSON array of 64 bytes)"
   },
   {

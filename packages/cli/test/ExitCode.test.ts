@@ -3,6 +3,7 @@ import { FeeShareError, Plan } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as Failures from "@feeshare/solana/Failures"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Redacted, SchemaAST } from "effect"
 import * as ExitCode from "../src/ExitCode.js"
@@ -34,6 +35,15 @@ describe("ExitCode", () => {
       assert.strictEqual(codes.size, 1, kind)
       assert.notInclude([ExitCode.ok, ExitCode.internal, ExitCode.interrupted], [...codes][0], kind)
     }
+  })
+
+  it("a wallet of the keeper's config or the MCP policy that cannot be loaded is a local failure (10), like a bad --keypair", () => {
+    const unavailable = new WalletSource.WalletUnavailable({
+      source: "keys/a.json",
+      message: "keys/a.json: no such key file"
+    })
+    assert.strictEqual(ExitCode.classOf(unavailable._tag).code, 10)
+    assert.strictEqual(ExitCode.classOf(unavailable._tag).code, ExitCode.classOf("InvalidKey").code)
   })
 
   it("every API failure has its class", () => {

@@ -6,17 +6,19 @@
  */
 import { Activity, Workflow } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims, Plan } from "@feeshare/domain"
+import { type Claims, FeeShareError, Plan, Signer } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
-import { Clock, Effect, Metric, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import * as Journal from "./Journal.js"
-import * as Metrics from "./Metrics.js"
+import * as JournalWrites from "./JournalWrites.js"
+import type * as KeeperConfig from "./KeeperConfig.js"
 import * as OutcomeModule from "./Outcome.js"
 import { reconcile } from "./Reconcile.js"
 import { Settings } from "./Settings.js"
+import * as Step from "./Step.js"
 
 /**
  * How a position's run ended (`Outcome.ts`).
@@ -65,8 +67,6 @@ const planFee = (plan: Plan.TransactionPlan) =>
     (decoded) => decoded.reduce((sum, one) => sum + WireTransaction.networkFee(one), 0n)
   )
 
-const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
-
 /** Whether a failure is one of the verification refusals (nothing was signed). */
 export const isRefusal = OutcomeModule.isRefusal
 
@@ -81,119 +81,226 @@ export const request = (wallet: string, mint: string, format: Claims.Transaction
 })
 
 /**
+ * A position of a wallet, and its workflow's key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Position {
+  readonly wallet: string
+  readonly mint: string
+  readonly key: string
+}
+
+/**
+ * What any call of the service can fail with.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ServiceFailure = Schema.Union(
+  FeeShareError.ApiFailure,
+  FeeShareError.InvalidRequest,
+  FeeShareError.BudgetUnavailable
+)
+
+/**
+ * What settling the journal with the chain reports.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Reconciled = Schema.Struct({ landed: Schema.Number, rebroadcast: Schema.Number, dead: Schema.Number })
+
+/**
+ * The first step: settles with the chain the stages an earlier attempt of the position
+ * journaled (before a crash), so that nothing is built while they can still land.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const settleEarlier = Step.make({
+  name: "settleEarlier",
+  success: Reconciled,
+  error: Schema.Union(Step.SqlFailure, Chain.ChainUnavailable, Chain.PreflightFailed),
+  execute: (position: Position) => reconcile({ wallet: position.wallet, mint: position.mint })
+})
+
+/**
+ * Where a position's run starts: `Finished`, when an earlier attempt claimed it or nothing is
+ * left to claim; else `Claim` the lamports claimable now.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Start = Schema.Union(
+  Schema.TaggedStruct("Finished", { outcome: Outcome }),
+  Schema.TaggedStruct("Claim", { claimable: Schema.Number })
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Start = typeof Start.Type
+
+/**
+ * The second step: what the settled journal says of earlier attempts. None: claim what the
+ * pass saw. An earlier claim stage landed: that attempt's outcome. Else (nothing of it paid
+ * for the claim): claim what the service says is claimable now, if anything.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const start = Step.make({
+  name: "start",
+  success: Start,
+  error: Schema.Union(Step.SqlFailure, ServiceFailure),
+  execute: (position: Position, claimable: number) =>
+    Effect.gen(function*() {
+      const journal = yield* Journal.Journal
+      const earlier = yield* journal.stagesOf(position.key)
+      if (earlier.length === 0) return Start.members[1].make({ claimable })
+      const claimed = earlier.find((row) => row.kind === "claim" && row.status === "landed")
+      if (claimed !== undefined) {
+        const fees = earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce(
+          (s, r) => s + r.fee,
+          0n
+        )
+        return Start.members[0].make({
+          outcome: outcome({ outcome: "claimed", lamports: BigInt(claimable), fees, signatures: [claimed.signature] })
+        })
+      }
+      const client = yield* FeeShareClient
+      const positions = yield* client.claims.positions({ wallet: position.wallet })
+      const now = positions.find((p) => p.baseMint === position.mint)?.totalClaimableLamportsUserShare ?? 0
+      return now <= 0
+        ? Start.members[0].make({ outcome: outcome({ outcome: "nothing" }) })
+        : Start.members[1].make({ claimable: now })
+    })
+})
+
+/**
  * The fee-cap step: `plan`, unless its network fees and those the journal shows for the last
  * hour would pass `maxFeesPerHourLamports` (`FeeCapReached`). No cap: every plan passes.
  *
  * @since 0.1.0
  * @category steps
  */
-export const checkFeeCap = Effect.fn("Claim.checkFeeCap")(function*(plan: Plan.TransactionPlan) {
-  const { options } = yield* Settings
-  const cap = options.config.maxFeesPerHourLamports
-  if (cap === undefined) return plan
-  const journal = yield* Journal.Journal
-  const now = yield* Clock.currentTimeMillis
-  const spent = yield* journal.feesSince(now - 3_600_000)
-  const needed = yield* planFee(plan)
-  if (spent + needed > BigInt(cap)) {
-    return yield* new FeeCapReached({
-      spentLamports: spent,
-      neededLamports: needed,
-      capLamports: BigInt(cap),
-      message: `the plan needs ${needed} lamports of fees; ${spent} were spent in the last hour, the cap is ${cap}`
+export const checkFeeCap = Step.make({
+  name: "checkFeeCap",
+  success: Plan.TransactionPlan,
+  error: Schema.Union(
+    FeeCapReached,
+    Step.SqlFailure,
+    WireTransaction.MalformedTransaction,
+    WireTransaction.NonCanonicalTransaction
+  ),
+  execute: (plan: Plan.TransactionPlan) =>
+    Effect.gen(function*() {
+      const { feeCap } = yield* Settings
+      if (feeCap === null) return plan
+      const journal = yield* Journal.Journal
+      const now = yield* Clock.currentTimeMillis
+      const spent = yield* journal.feesSince(now - 3_600_000)
+      const needed = yield* planFee(plan)
+      if (spent + needed > feeCap) {
+        return yield* new FeeCapReached({
+          spentLamports: spent,
+          neededLamports: needed,
+          capLamports: feeCap,
+          message:
+            `the plan needs ${needed} lamports of fees; ${spent} were spent in the last hour, the cap is ${feeCap}`
+        })
+      }
+      return plan
     })
-  }
-  return plan
 })
 
 /**
- * The journaled execution of one position's run, as the plan executor's hooks: each round's
- * signed stages written before any is sent (`beforeSend`), each stage's fate as the executor
- * learns it (`onEvent`), and the fees paid so far. Rounds continue from those the key has
- * journaled already.
+ * The plan step: the service's claim plan for the position, through the fee cap.
  *
  * @since 0.1.0
  * @category steps
  */
-export const journaledExecution = Effect.fn("Claim.journaledExecution")(function*(payload: {
-  readonly wallet: string
-  readonly mint: string
-  readonly key: string
-}) {
-  const { options, runner } = yield* Settings
-  const journal = yield* Journal.Journal
-  let round = (yield* journal.stagesOf(payload.key)).reduce((max, row) => Math.max(max, row.round + 1), 0)
-  const signatures = new Map<string, Journal.StageRow>()
-  const landedFees: Array<bigint> = []
-  const beforeSend = (signed: ReadonlyArray<PlanExecutor.SignedStage>) =>
+export const buildPlan = Step.make({
+  name: "buildPlan",
+  success: Plan.TransactionPlan,
+  error: Schema.Union(ServiceFailure, checkFeeCap.error),
+  execute: (position: Position) =>
     Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const decoded = yield* Effect.forEach(
-        signed,
-        ({ stage }) => WireTransaction.decode(stage.transaction, stage.encoding, stage.id)
+      const { options } = yield* Settings
+      const client = yield* FeeShareClient
+      const plan = yield* client.claims.createPlan(
+        request(position.wallet, position.mint, options.config.transactionFormat)
       )
-      const rows = signed.map(({ stage, transaction }, i): Journal.StageRow => ({
-        key: payload.key,
-        wallet: payload.wallet,
-        mint: payload.mint,
-        round,
-        stage: stage.id,
-        kind: stage.kind,
-        dependsOn: stage.dependsOn,
-        signature: transaction.signature,
-        bytes: base64(transaction.bytes),
-        lastValidBlockHeight: stage.lifetime.lastValidBlockHeight,
-        fee: decoded[i] === undefined ? 0n : WireTransaction.networkFee(decoded[i]),
-        status: "signed",
-        slot: null,
-        createdAt: now,
-        runner
-      }))
-      round++
-      yield* journal.recordSigned(rows)
-      for (const row of rows) signatures.set(row.stage, row)
-      if (options.hooks?.afterJournal !== undefined) yield* options.hooks.afterJournal(rows.map((r) => r.stage))
-    }).pipe(Effect.orDie)
-  const onEvent = (event: PlanExecutor.Event): Effect.Effect<void> => {
-    switch (event._tag) {
-      case "Submitted":
-        return options.hooks?.afterSend === undefined
-          ? Effect.void
-          : options.hooks.afterSend(event.stage, event.signature)
-      case "Landed": {
-        const row = signatures.get(event.stage)
-        if (row === undefined) return Effect.void
-        landedFees.push(row.fee)
-        return Effect.zipRight(
-          Metric.incrementBy(Metrics.feesSpent, row.fee),
-          journal.settle(row.signature, "landed", event.slot).pipe(Effect.orDie)
-        )
-      }
-      case "Failed": {
-        const row = signatures.get(event.stage)
-        if (row === undefined) return Effect.void
-        if (event.reason === "BlockhashExpired") {
-          return journal.settle(row.signature, "expired", null).pipe(Effect.orDie)
-        }
-        if (event.reason === "TransactionFailed") {
-          landedFees.push(row.fee)
-          return journal.settle(row.signature, "failed", null).pipe(Effect.orDie)
-        }
-        return Effect.void
-      }
-      case "Rebuilt":
-        return Metric.increment(Metrics.rebuilds)
-      default:
-        return Effect.void
-    }
-  }
-  return { beforeSend, onEvent, fees: () => landedFees.reduce((s, f) => s + f, 0n) }
+      return yield* checkFeeCap.run(plan)
+    })
 })
 
 /**
- * Claims one position (the body of the workflow's activity): settles what an earlier attempt
- * journaled, then builds the plan and executes it, journaling each round's signed stages
- * before any is sent. Every failure becomes an `Outcome` with its tag.
+ * What executing a plan can fail with: the plan executor's errors and those of rebuilding it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ExecutionFailure = Schema.Union(
+  buildPlan.error,
+  Plan.InvalidPlan,
+  WireTransaction.Refusal,
+  Signer.SignerError,
+  Chain.PreflightFailed,
+  Chain.TransactionFailed,
+  Chain.ChainUnavailable,
+  PlanExecutor.RebuildLimitReached,
+  PlanExecutor.SetupTimedOut
+)
+
+/**
+ * The execution step: builds the plan and runs it with the wallet's signer through the
+ * journaled execution (`JournalWrites.journaledExecution`: every round's signed stages
+ * journaled before any is sent), rebuilding it as the executor asks; `claimed` when it
+ * completes.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const execute = Step.make({
+  name: "execute",
+  success: Outcome,
+  error: ExecutionFailure,
+  execute: (
+    position: Position,
+    claimable: number,
+    signer: KeeperConfig.Wallet["signer"],
+    journaled: JournalWrites.JournaledExecution
+  ) =>
+    Effect.gen(function*() {
+      const { commitment, options, rebroadcastInterval, warmupInterval } = yield* Settings
+      const plan = yield* buildPlan.run(position)
+      const result = yield* PlanExecutor.execute(plan, {
+        rebuild: () => buildPlan.run(position),
+        commitment,
+        format: options.config.transactionFormat,
+        rebroadcastInterval,
+        warmupInterval,
+        beforeSend: journaled.beforeSend,
+        onEvent: journaled.onEvent
+      }).pipe(Effect.provide(Signers.layer(signer)))
+      return outcome({
+        outcome: "claimed",
+        lamports: BigInt(claimable),
+        fees: journaled.fees(),
+        signatures: result.stages.map((s) => s.signature),
+        rebuilds: result.rebuilds
+      })
+    })
+})
+
+/**
+ * Claims one position (the body of the workflow's activity), step by step: `settleEarlier`,
+ * `start`, then `execute` through the journaled execution. Every failure becomes an
+ * `Outcome` with its tag (`Outcome.fromError`), with the fees paid by then.
  *
  * @since 0.1.0
  * @category claiming
@@ -205,66 +312,19 @@ export const claimPosition = (payload: {
   readonly claimable: number
 }): Effect.Effect<Outcome, never, Settings | Journal.Journal | Chain.Chain | FeeShareClient> =>
   Effect.gen(function*() {
-    const { options, rebroadcastInterval, wallets, warmupInterval } = yield* Settings
-    const journal = yield* Journal.Journal
-    const client = yield* FeeShareClient
-    const config = options.config
+    const { wallets } = yield* Settings
     const wallet = wallets.get(payload.wallet)
     if (wallet === undefined) {
       return outcome({ outcome: "failed", tag: "UnknownWallet", message: `no key for ${payload.wallet}` })
     }
-    const commitment = config.commitment
-
-    // an earlier attempt (before a crash) may have journaled stages: settle them first
-    yield* reconcile({ wallet: payload.wallet, mint: payload.mint }, { commitment, rebroadcastInterval })
-    const earlier = yield* journal.stagesOf(payload.key)
-    let claimable = payload.claimable
-    if (earlier.length > 0) {
-      const claimed = earlier.find((row) => row.kind === "claim" && row.status === "landed")
-      if (claimed !== undefined) {
-        const fees = earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce(
-          (s, r) => s + r.fee,
-          0n
-        )
-        return outcome({ outcome: "claimed", lamports: BigInt(claimable), fees, signatures: [claimed.signature] })
-      }
-      // nothing of the earlier attempt paid: what is claimable now?
-      const positions = yield* client.claims.positions({ wallet: payload.wallet })
-      claimable = positions.find((p) => p.baseMint === payload.mint)?.totalClaimableLamportsUserShare ?? 0
-      if (claimable <= 0) return outcome({ outcome: "nothing" })
-    }
-
-    const ask = request(payload.wallet, payload.mint, config.transactionFormat)
-    const build = () => Effect.flatMap(client.claims.createPlan(ask), checkFeeCap)
-    const journaled = yield* journaledExecution(payload)
-    const run = Effect.gen(function*() {
-      const plan = yield* build()
-      return yield* PlanExecutor.execute(plan, {
-        rebuild: build,
-        commitment,
-        format: config.transactionFormat,
-        rebroadcastInterval,
-        warmupInterval,
-        beforeSend: journaled.beforeSend,
-        onEvent: journaled.onEvent
-      }).pipe(Effect.provide(Signers.layer(wallet.signer)))
-    })
-    const fees = journaled.fees
-    return yield* run.pipe(
-      Effect.map((result) =>
-        outcome({
-          outcome: "claimed",
-          lamports: BigInt(claimable),
-          fees: fees(),
-          signatures: result.stages.map((s) => s.signature),
-          rebuilds: result.rebuilds
-        })
-      ),
-      Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error, fees())))
+    yield* settleEarlier.run(payload)
+    const begin = yield* start.run(payload, payload.claimable)
+    if (begin._tag === "Finished") return begin.outcome
+    const journaled = yield* JournalWrites.journaledExecution(payload)
+    return yield* execute.run(payload, begin.claimable, wallet.signer, journaled).pipe(
+      Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error, journaled.fees())))
     )
-  }).pipe(
-    Effect.catchAll((error) => Effect.succeed(outcome({ outcome: "failed", tag: error._tag, message: error.message })))
-  )
+  }).pipe(Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error))))
 
 /**
  * The claim workflow's implementation: one activity, `claim`, whose result the engine

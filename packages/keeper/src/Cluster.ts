@@ -23,6 +23,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
 import * as ClusterAuth from "./ClusterAuth.js"
 import * as Journal from "./Journal.js"
+import * as JournalWrites from "./JournalWrites.js"
 import * as Keeper from "./Keeper.js"
 import { firstStartSchedule, intervals, passSchedule } from "./Settings.js"
 
@@ -88,7 +89,6 @@ export const layerWallets = Layer.unwrapEffect(Effect.gen(function*() {
   const permits = yield* Effect.makeSemaphore(options.config.concurrency)
   return WalletEntity.toLayer(Effect.gen(function*() {
     const { wallets, options } = yield* Keeper.Settings
-    const journal = yield* Journal.Journal
     const address = yield* Entity.CurrentAddress
     const runner = options.runner ?? "local"
     const wallet = wallets.get(address.entityId)
@@ -100,12 +100,15 @@ export const layerWallets = Layer.unwrapEffect(Effect.gen(function*() {
           )
           : permits.withPermits(1)(Effect.gen(function*() {
             const startedAt = yield* Clock.currentTimeMillis
-            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt: null }).pipe(
-              Effect.orDie
-            )
+            yield* JournalWrites.recordOwner.run({ wallet: address.entityId, runner, startedAt, finishedAt: null })
+              .pipe(
+                Effect.orDie
+              )
             const report = yield* Keeper.walletPass(wallet)
             const finishedAt = yield* Clock.currentTimeMillis
-            yield* journal.recordOwner({ wallet: address.entityId, runner, startedAt, finishedAt }).pipe(Effect.orDie)
+            yield* JournalWrites.recordOwner.run({ wallet: address.entityId, runner, startedAt, finishedAt }).pipe(
+              Effect.orDie
+            )
             return report
           }))
     })

@@ -21,9 +21,10 @@ import { Clock, Effect, Layer, Metric, Option, Schema } from "effect"
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 import { ClaimWorkflow, ClaimWorkflowLive, request } from "./Claim.js"
 import * as Journal from "./Journal.js"
+import * as JournalWrites from "./JournalWrites.js"
+import * as KeeperConfig from "./KeeperConfig.js"
 import * as Metrics from "./Metrics.js"
 import * as Outcome from "./Outcome.js"
-import * as Policy from "./Policy.js"
 import { reconcile } from "./Reconcile.js"
 import { make as makeSettings, type Options, passSchedule, Settings } from "./Settings.js"
 
@@ -86,47 +87,8 @@ export interface PassReport {
   readonly wallets: ReadonlyArray<WalletReport>
 }
 
-const record = (wallet: string, mint: string, key: string, result: Outcome.Outcome, startedAt: number) =>
-  Effect.gen(function*() {
-    const journal = yield* Journal.Journal
-    const { runner } = yield* Settings
-    const at = yield* Clock.currentTimeMillis
-    yield* journal.recordRun({
-      wallet,
-      mint,
-      key,
-      outcome: result.outcome,
-      tag: result.tag,
-      message: result.message,
-      lamports: result.lamports,
-      fees: result.fees,
-      at,
-      runner,
-      startedAt
-    })
-    if (result.outcome === "claimed") {
-      yield* Metric.increment(Metrics.claimsLanded)
-      yield* Metric.incrementBy(Metrics.lamportsClaimed, result.lamports)
-    } else if (result.outcome === "refused") {
-      yield* Metric.increment(Metrics.refusals)
-    } else if (Outcome.isFailure(result.outcome)) {
-      yield* Metric.increment(Metrics.failures)
-    }
-    const log = Outcome.isFailure(result.outcome)
-      ? Effect.logWarning(`position ${result.outcome}`)
-      : Effect.logInfo(`position ${result.outcome}`)
-    yield* log.pipe(Effect.annotateLogs({
-      wallet,
-      mint,
-      key,
-      lamports: String(result.lamports),
-      fees: String(result.fees),
-      ...(result.tag === null ? {} : { tag: result.tag, reason: result.message ?? "" })
-    }))
-  })
-
 /** Dry run of one position: every check made before a signature; nothing signed or sent. */
-const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
+const dryRun = (wallet: KeeperConfig.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
   Effect.gen(function*() {
     const client = yield* FeeShareClient
     const plan = yield* client.claims.createPlan(request(wallet.signer.publicKey, mint, format))
@@ -141,7 +103,7 @@ const dryRun = (wallet: Policy.Wallet, mint: string, claimable: number, format: 
  * @since 0.1.0
  * @category claiming
  */
-export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
+export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
   WalletReport,
   never,
   Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
@@ -158,7 +120,7 @@ export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
       for (const { key, mint } of yield* journal.unrecorded(address)) {
         const startedAt = yield* Clock.currentTimeMillis
         const result = yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable: 0 })
-        yield* record(address, mint, key, result, startedAt)
+        yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
         reports.push({ ...result, mint, claimable: Number(result.lamports), key })
       }
     }
@@ -167,7 +129,7 @@ export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
     const chosen = positions.filter((p, i) =>
       // one run per token mint
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
-      Policy.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
+      KeeperConfig.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
     )
     for (const position of chosen) {
       const mint = position.baseMint
@@ -177,7 +139,7 @@ export const walletPass = (wallet: Policy.Wallet): Effect.Effect<
       const result = options.config.dryRun
         ? yield* dryRun(wallet, mint, claimable, options.config.transactionFormat)
         : yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable })
-      yield* record(address, mint, key, result, startedAt)
+      yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
       reports.push({ ...result, mint, claimable, key })
     }
     const report: WalletReport = {
@@ -219,11 +181,8 @@ export const pass: Effect.Effect<
   SqlError | Chain.ChainUnavailable | Chain.PreflightFailed,
   Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
 > = Effect.gen(function*() {
-  const { options, rebroadcastInterval, wallets } = yield* Settings
-  const reconciled = options.config.dryRun ? { landed: 0, rebroadcast: 0, dead: 0 } : yield* reconcile(undefined, {
-    commitment: options.config.commitment,
-    rebroadcastInterval
-  })
+  const { options, wallets } = yield* Settings
+  const reconciled = options.config.dryRun ? { landed: 0, rebroadcast: 0, dead: 0 } : yield* reconcile()
   const reports = yield* Effect.forEach([...wallets.values()], walletPass, { concurrency: options.config.concurrency })
   return { reconciled, wallets: reports }
 }).pipe(Effect.withSpan("Keeper.pass"))

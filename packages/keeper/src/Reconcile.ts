@@ -6,10 +6,11 @@
  */
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Chain from "@feeshare/solana/Chain"
-import { Duration, Effect, Metric, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import * as Journal from "./Journal.js"
+import * as JournalWrites from "./JournalWrites.js"
 import * as Metrics from "./Metrics.js"
-import { intervals } from "./Settings.js"
+import { Settings } from "./Settings.js"
 
 const sendableOf = (row: Journal.StageRow): Chain.Sendable => ({
   bytes: Uint8Array.from(Buffer.from(row.bytes, "base64")),
@@ -21,23 +22,23 @@ const sendableOf = (row: Journal.StageRow): Chain.Sendable => ({
  * Settles every journaled stage with no known fate (all, or one wallet's position): landed,
  * failed, or, when the chain does not know it, the same bytes are sent again while they can
  * still land (`expired` once they cannot). A stage whose dependency never landed was never
- * sent (the executor sends a stage only after its dependencies landed): `abandoned`.
+ * sent (the executor sends a stage only after its dependencies landed): `abandoned`. The
+ * commitment and the rebroadcast interval are the keeper's `Settings`.
  *
  * @since 0.1.0
  * @category recovery
  */
 export const reconcile = (
-  filter?: { readonly wallet: string; readonly mint: string },
-  options: { readonly commitment?: Chain.Commitment; readonly rebroadcastInterval?: Duration.DurationInput } = {}
+  filter?: { readonly wallet: string; readonly mint: string }
 ): Effect.Effect<
   { readonly landed: number; readonly rebroadcast: number; readonly dead: number },
   SqlError | Chain.ChainUnavailable | Chain.PreflightFailed,
-  Journal.Journal | Chain.Chain
+  Journal.Journal | Chain.Chain | Settings
 > =>
   Effect.gen(function*() {
     const journal = yield* Journal.Journal
     const chain = yield* Chain.Chain
-    const commitment = options.commitment ?? "confirmed"
+    const { commitment, rebroadcastInterval } = yield* Settings
     const rows = yield* journal.unsettled(filter)
     const counts = { landed: 0, rebroadcast: 0, dead: 0 }
     const groups = new Map<string, Array<Journal.StageRow>>()
@@ -47,7 +48,7 @@ export const reconcile = (
     }
     const settle = (row: Journal.StageRow, status: Journal.StageStatus, slot: bigint | null) =>
       Effect.zipRight(
-        journal.settle(row.signature, status, slot),
+        JournalWrites.settle.run(row, status, slot),
         Effect.sync(() => {
           if (status === "landed") counts.landed++
           else counts.dead++
@@ -86,7 +87,7 @@ export const reconcile = (
             }
             const confirmOptions = {
               commitment,
-              rebroadcastInterval: options.rebroadcastInterval ?? intervals.rebroadcast,
+              rebroadcastInterval,
               skipPreflight: true
             }
             outcome = yield* Chain.submit(sendableOf(row), confirmOptions).pipe(
@@ -98,12 +99,7 @@ export const reconcile = (
               })
             )
           }
-          if (outcome.status === "landed") {
-            landed.add(row.stage)
-            yield* Metric.incrementBy(Metrics.feesSpent, row.fee)
-          } else if (outcome.status === "failed") {
-            yield* Metric.incrementBy(Metrics.feesSpent, row.fee)
-          }
+          if (outcome.status === "landed") landed.add(row.stage)
           yield* settle(row, outcome.status, outcome.slot)
         }
       }), { concurrency: 8, discard: true })

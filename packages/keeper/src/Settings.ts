@@ -4,8 +4,9 @@
  *
  * @since 0.1.0
  */
+import type * as Chain from "@feeshare/solana/Chain"
 import { Context, Duration, type Effect, Schedule } from "effect"
-import type * as Policy from "./Policy.js"
+import type * as KeeperConfig from "./KeeperConfig.js"
 
 /**
  * Points where a test (or an operator's probe) can stop the keeper: after a round's signed
@@ -24,8 +25,8 @@ export interface Hooks {
  * @category models
  */
 export interface Options {
-  readonly config: Policy.Config
-  readonly wallets: ReadonlyArray<Policy.Wallet>
+  readonly config: KeeperConfig.Config
+  readonly wallets: ReadonlyArray<KeeperConfig.Wallet>
   /** Warm-up polls of a new lookup table (default `intervals.warmup`). */
   readonly warmupInterval?: Duration.DurationInput | undefined
   /** Rebroadcast of an unconfirmed transaction (default `intervals.rebroadcast`). */
@@ -56,9 +57,13 @@ export declare namespace Settings {
   export interface Service {
     readonly options: Options
     /** The wallets by address. */
-    readonly wallets: ReadonlyMap<string, Policy.Wallet>
+    readonly wallets: ReadonlyMap<string, KeeperConfig.Wallet>
     readonly rebroadcastInterval: Duration.Duration
     readonly warmupInterval: Duration.Duration
+    /** The commitment a stage must reach to count as landed. */
+    readonly commitment: Chain.Commitment
+    /** `maxFeesPerHourLamports` as lamports; null: no cap. */
+    readonly feeCap: bigint | null
     /** This runner's address on a cluster; null on one machine. */
     readonly runner: string | null
   }
@@ -75,6 +80,8 @@ export const make = (options: Options): Settings.Service => ({
   wallets: new Map(options.wallets.map((wallet) => [wallet.signer.publicKey, wallet])),
   rebroadcastInterval: Duration.decode(options.rebroadcastInterval ?? intervals.rebroadcast),
   warmupInterval: Duration.decode(options.warmupInterval ?? intervals.warmup),
+  commitment: options.config.commitment,
+  feeCap: options.config.maxFeesPerHourLamports === undefined ? null : BigInt(options.config.maxFeesPerHourLamports),
   runner: options.runner ?? null
 })
 
@@ -111,7 +118,7 @@ export const intervals = {
  * @since 0.1.0
  * @category intervals
  */
-export const passSchedule = (config: Pick<Policy.Config, "intervalSeconds">): Schedule.Schedule<number> =>
+export const passSchedule = (config: Pick<KeeperConfig.Config, "intervalSeconds">): Schedule.Schedule<number> =>
   Schedule.spaced(Duration.seconds(config.intervalSeconds))
 
 /**

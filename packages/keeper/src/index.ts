@@ -7,13 +7,17 @@
  */
 
 /** @since 0.1.0 */
-export * as Policy from "./Policy.js"
+export * as KeeperConfig from "./KeeperConfig.js"
+/** @since 0.1.0 */
+export * as Claim from "./Claim.js"
 /** @since 0.1.0 */
 export * as Cluster from "./Cluster.js"
 /** @since 0.1.0 */
 export * as ClusterAuth from "./ClusterAuth.js"
 /** @since 0.1.0 */
 export * as Journal from "./Journal.js"
+/** @since 0.1.0 */
+export * as JournalWrites from "./JournalWrites.js"
 /** @since 0.1.0 */
 export * as Keeper from "./Keeper.js"
 /** @since 0.1.0 */
@@ -24,3 +28,5 @@ export * as Metrics from "./Metrics.js"
 export * as Outcome from "./Outcome.js"
 /** @since 0.1.0 */
 export * as Status from "./Status.js"
+/** @since 0.1.0 */
+export * as Step from "./Step.js"

@@ -14,14 +14,14 @@ import { Clock, Effect, Layer, Queue, TestClock } from "effect"
 import { join } from "node:path"
 import * as Journal from "../src/Journal.js"
 import * as Keeper from "../src/Keeper.js"
-import * as Policy from "../src/Policy.js"
+import * as KeeperConfig from "../src/KeeperConfig.js"
 import { temporaryDirectory } from "./support/fixture.js"
 
 const unreachable = "http://127.0.0.1:9"
 
 const keeperLayer = (intervalSeconds: number) =>
   Layer.unwrapEffect(Effect.gen(function*() {
-    const config = yield* Policy.decode({ wallets: [{ keypair: "unused.json" }], intervalSeconds })
+    const config = yield* KeeperConfig.decode({ wallets: [{ keypair: "unused.json" }], intervalSeconds })
     return Keeper.layer({ config, wallets: [] }).pipe(
       Layer.provideMerge(
         Journal.layer.pipe(

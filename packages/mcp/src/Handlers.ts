@@ -16,8 +16,8 @@ import * as Execute from "./internal/execute.js"
 import * as Login from "./internal/login.js"
 import * as Prepare from "./internal/prepare.js"
 import * as Reads from "./internal/reads.js"
-import type * as Policy from "./Policy.js"
 import { toolkit } from "./Tools.js"
+import type * as WritePolicy from "./WritePolicy.js"
 
 export {
   /**
@@ -78,7 +78,7 @@ export {
  * @category services
  */
 export class Environment extends Context.Tag("@feeshare/mcp/Environment")<Environment, {
-  readonly policy: Policy.Policy
+  readonly policy: WritePolicy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
   /** Whether an API key was configured (otherwise `login` may get one). */
   readonly hasApiKey: boolean

@@ -9,7 +9,7 @@ import { McpServer } from "@effect/ai"
 import { Effect, Layer, Schema } from "effect"
 import * as Handlers from "./Handlers.js"
 import { pages } from "./internal/pages.js"
-import * as Policy from "./Policy.js"
+import * as WritePolicy from "./WritePolicy.js"
 
 /**
  * The URI of the policy resource.
@@ -19,7 +19,7 @@ import * as Policy from "./Policy.js"
  */
 export const policyUri = "feeshare://policy"
 
-const encodePolicy = Schema.encodeSync(Policy.Policy)
+const encodePolicy = Schema.encodeSync(WritePolicy.Policy)
 
 /**
  * The policy as JSON: its fields, with `wallets` replaced by the signing wallets' public keys.

@@ -18,16 +18,16 @@ import { NodeHttpServer, NodeSink, NodeStream } from "@effect/platform-node"
 import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import type { Signer } from "@feeshare/domain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
-import { dirname, isAbsolute, resolve } from "node:path"
+import { dirname, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
 import * as StrictJsonRpc from "./internal/strictJsonRpc.js"
-import * as Policy from "./Policy.js"
 import * as Resources from "./Resources.js"
 import { toolkit } from "./Tools.js"
+import * as WritePolicy from "./WritePolicy.js"
 
 /**
  * @since 0.1.0
@@ -42,7 +42,7 @@ export interface Options {
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
   /** Solana JSON-RPC endpoint(s). */
   readonly rpcUrl: ReadonlyArray<string>
-  readonly policy: Policy.Policy
+  readonly policy: WritePolicy.Policy
   /** The wallets that may sign (none in read-only mode). */
   readonly signers: ReadonlyArray<Signer.Signer.Service>
 }
@@ -61,16 +61,17 @@ export const loadPolicy = Effect.fn("Server.loadPolicy")(function*(options: {
   readonly keypair: Option.Option<string>
 }) {
   const loaded = Option.isSome(options.policyFile)
-    ? yield* Policy.load(options.policyFile.value)
-    : yield* Policy.decode({})
-  const policy: Policy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
+    ? yield* WritePolicy.load(options.policyFile.value)
+    : yield* WritePolicy.decode({})
+  const policy: WritePolicy.Policy = options.readOnly ? { ...loaded, readOnly: true } : loaded
   if (policy.readOnly) return { policy, signers: [] as ReadonlyArray<Signer.Signer.Service> }
   const base = Option.isSome(options.policyFile) ? dirname(resolve(options.policyFile.value)) : process.cwd()
-  const files = [
-    ...Option.toArray(options.keypair),
-    ...policy.wallets.map((file) => (isAbsolute(file) ? file : resolve(base, file)))
+  const sources: ReadonlyArray<WalletSource.WalletSource> = [
+    ...Option.toArray(Option.map(options.keypair, (keypair) => ({ keypair: resolve(keypair) }))),
+    ...policy.wallets.map((wallet) => (typeof wallet === "string" ? { keypair: wallet } : wallet))
   ]
-  const signers = yield* Effect.forEach(files, (file) => LocalSigner.fromKeygenFile(file))
+  const wallets = yield* Effect.forEach(sources, (source) => WalletSource.load(source, base))
+  const signers = wallets.flat().map((wallet) => wallet.signer)
   return { policy, signers }
 })
 

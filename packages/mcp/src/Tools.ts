@@ -21,7 +21,7 @@ import {
   Trade
 } from "@feeshare/domain"
 import { Context, Option, Schema, Struct } from "effect"
-import * as Policy from "./Policy.js"
+import * as WritePolicy from "./WritePolicy.js"
 
 /**
  * Every failure of a tool, as the agent sees it (`isError: true`): the failure's own tag
@@ -252,7 +252,7 @@ export const PolicyStatus = Tool.make("policy", {
   description: "The policy this server enforces (set by the human; no tool can change it), with the signing wallets' " +
     "public keys in `wallets`, and what is left today of the daily caps",
   success: Schema.Struct({
-    policy: Policy.Policy,
+    policy: WritePolicy.Policy,
     remainingToday: Schema.Struct({
       swapLamports: Schema.NullOr(Schema.String),
       networkFeesLamports: Schema.NullOr(Schema.String)

@@ -10,7 +10,7 @@ export * as Docs from "./Docs.js"
 /** @since 0.1.0 */
 export * as Handlers from "./Handlers.js"
 /** @since 0.1.0 */
-export * as Policy from "./Policy.js"
+export * as WritePolicy from "./WritePolicy.js"
 /** @since 0.1.0 */
 export * as Previews from "./Previews.js"
 /** @since 0.1.0 */

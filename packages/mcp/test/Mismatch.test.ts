@@ -14,8 +14,8 @@ import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Layer } from "effect"
 import * as Handlers from "../src/Handlers.js"
-import * as Policy from "../src/Policy.js"
 import { ToolFailure, toolkit } from "../src/Tools.js"
+import * as WritePolicy from "../src/WritePolicy.js"
 import { sandboxLayer, Seeded } from "./support/fixture.js"
 
 /** The client of an MCP session that never asks anything of its human (askHuman is off). */
@@ -47,7 +47,7 @@ describe("execute against a rebuilt plan that changed", () => {
           }
           const signer = yield* LocalSigner.fromKeygenFile(seeded.keygenPath).pipe(Effect.provide(NodeFileSystem.layer))
           const environment = Layer.succeed(Handlers.Environment, {
-            policy: yield* Policy.decode({}),
+            policy: yield* WritePolicy.decode({}),
             signers: [signer],
             hasApiKey: true,
             clientWith: () => Effect.dieMessage("no login in this test"),

@@ -11,7 +11,7 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Totp from "@feeshare/sandbox/Totp"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Effect, Redacted } from "effect"
-import * as Policy from "../src/Policy.js"
+import * as WritePolicy from "../src/WritePolicy.js"
 import {
   connect,
   keygenFile,
@@ -60,7 +60,7 @@ describe("feeshare mcp", () => {
         const fees = yield* session.call("lifetime_fees", { tokenMint: mint })
         assert.deepStrictEqual(Object.keys(fees.structured).sort(), ["lifetimeFeesLamports", "tokenMint"])
         const quote = yield* session.call("quote", {
-          inputMint: Policy.nativeMint,
+          inputMint: WritePolicy.nativeMint,
           outputMint: mint,
           amount: "1000000"
         })
@@ -116,7 +116,7 @@ describe("feeshare mcp", () => {
         // a swap within the cap lands
         const before = yield* solBalance(seeded.demoWallet)
         const swap = yield* session.call("prepare_swap", {
-          inputMint: Policy.nativeMint,
+          inputMint: WritePolicy.nativeMint,
           outputMint: mint,
           amount: String(SOL / 10)
         })
@@ -141,7 +141,7 @@ describe("feeshare mcp", () => {
         assert.strictEqual(unknown.structured["error"], "PreviewUnavailable")
 
         const over = yield* session.call("prepare_swap", {
-          inputMint: Policy.nativeMint,
+          inputMint: WritePolicy.nativeMint,
           outputMint: second!.mint,
           amount: String(SOL)
         })
@@ -257,7 +257,7 @@ describe("feeshare mcp", () => {
             return { action: "accept", content: { approve: answer === "accept" } }
           }
         })
-        const swap = { inputMint: Policy.nativeMint, outputMint: mint, amount: String(SOL / 100) }
+        const swap = { inputMint: WritePolicy.nativeMint, outputMint: mint, amount: String(SOL / 100) }
         const before = yield* solBalance(seeded.demoWallet)
 
         const declined = yield* session.call("execute", {
@@ -334,7 +334,7 @@ describe("feeshare mcp", () => {
         assert.isFalse(updated.isError, updated.text)
         // trading pays the partner; the partner claims with its own key (the `wallet` parameter)
         const swap = yield* session.call("prepare_swap", {
-          inputMint: Policy.nativeMint,
+          inputMint: WritePolicy.nativeMint,
           outputMint: created.mint,
           amount: String(SOL / 2)
         })

@@ -13,6 +13,8 @@ export * as LocalSigner from "./LocalSigner.js"
 /** @since 0.1.0 */
 export * as Signers from "./Signers.js"
 /** @since 0.1.0 */
+export * as WalletSource from "./WalletSource.js"
+/** @since 0.1.0 */
 export * as WireTransaction from "./WireTransaction.js"
 /** @since 0.1.0 */
 export * as Chain from "./Chain.js"

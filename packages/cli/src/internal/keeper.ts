@@ -10,8 +10,8 @@ import * as Redaction from "@feeshare/domain/Redaction"
 import * as Cluster from "@feeshare/keeper/Cluster"
 import * as ClusterAuth from "@feeshare/keeper/ClusterAuth"
 import * as Keeper from "@feeshare/keeper/Keeper"
+import * as KeeperConfig from "@feeshare/keeper/KeeperConfig"
 import * as Metrics from "@feeshare/keeper/Metrics"
-import * as Policy from "@feeshare/keeper/Policy"
 import * as Status from "@feeshare/keeper/Status"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Effect from "effect/Effect"
@@ -28,8 +28,8 @@ import { createServer } from "node:net"
 import { dirname, resolve } from "node:path"
 import { ClusterSecret } from "../CliError.js"
 import * as Output from "../Output.js"
-import { budgetOf, requireApiKey, rpcUrlsOf } from "./context.js"
-import type { Globals } from "./globals.js"
+import { budget as sharedBudget, requireApiKey } from "./context.js"
+import { Environment } from "./environment.js"
 import * as KeeperBudget from "./keeperBudget.js"
 import { KeeperHooks } from "./keeperHooks.js"
 
@@ -52,7 +52,7 @@ export interface ClusterArgs extends RunArgs {
 const loadConfig = (args: Pick<RunArgs, "config" | "dryRun" | "database" | "maxFeesPerHour">) =>
   Effect.gen(function*() {
     const path = resolve(args.config)
-    const config = Policy.override(yield* Policy.load(path), {
+    const config = KeeperConfig.override(yield* KeeperConfig.load(path), {
       dryRun: args.dryRun ? true : undefined,
       database: Option.getOrUndefined(args.database),
       maxFeesPerHourLamports: Option.getOrUndefined(args.maxFeesPerHour)
@@ -80,21 +80,23 @@ const jsonLogger = Logger.make(({ annotations, date, logLevel, message }) => {
  * The keeper's log lines (one per position) on stderr, info and above: `key=value` fields, or
  * with --json one JSON object per line (for log shippers).
  */
-const logger = (g: Globals) =>
+const logger = Layer.unwrapEffect(Effect.map(Environment, (g) =>
   g.json
     ? Layer.merge(
       Layer.locallyScoped(FiberRef.currentLoggers, HashSet.make(jsonLogger)),
       Logger.minimumLogLevel(LogLevel.Info)
     )
-    : Logger.minimumLogLevel(LogLevel.Info)
+    : Logger.minimumLogLevel(LogLevel.Info)))
 
-const environment = (g: Globals, args: RunArgs) =>
+/** The keeper of `args` in the command's environment: its config, layers and options. */
+const setUp = (args: RunArgs) =>
   Effect.gen(function*() {
+    const g = yield* Environment
     const { config, path } = yield* loadConfig(args)
-    const wallets = yield* Policy.wallets(config, dirname(path))
-    const apiKey = yield* requireApiKey(g, "keeper")
+    const wallets = yield* KeeperConfig.wallets(config, dirname(path))
+    const apiKey = yield* requireApiKey("keeper")
     // --redis-url: the budget shared with every process of the account (all runners of a cluster)
-    const shared = yield* budgetOf(g)
+    const shared = yield* sharedBudget
     const budget = KeeperBudget.merge(shared, config.rateBudget)
     const client = FeeShareClient.layer({
       baseUrl: g.baseUrl,
@@ -108,7 +110,7 @@ const environment = (g: Globals, args: RunArgs) =>
           )
         )
     }).pipe(Layer.provide(FetchHttpClient.layer))
-    const services = Layer.merge(client, ChainRpc.layer(rpcUrlsOf(g)))
+    const services = Layer.merge(client, ChainRpc.layer(g.rpcUrls))
     const keeper: Keeper.Options = { config, wallets, hooks: yield* KeeperHooks }
     const layer = Keeper.layer(keeper).pipe(
       Layer.provideMerge(Keeper.layerStorage(config.database)),
@@ -170,13 +172,13 @@ const reportLines = (report: Keeper.PassReport, dryRun: boolean): ReadonlyArray<
 }
 
 /** `keeper once`: one pass, then the report. */
-export const once = (g: Globals, args: RunArgs) =>
+export const once = (args: RunArgs) =>
   Effect.gen(function*() {
-    const { config, layer } = yield* environment(g, args)
+    const { config, layer } = yield* setUp(args)
     const report = yield* Keeper.pass.pipe(Effect.provide(layer))
     yield* writeMetrics(args)
     return Output.result(reportJson(report), reportLines(report, config.dryRun))
-  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger)))
 
 /** A free TCP port on `host` (asked of the kernel, then released for the runner to take). */
 const freePort = (host: string) =>
@@ -212,7 +214,7 @@ const silencePgQueryQueueWarning = () => {
 }
 
 /** `keeper run --postgres-url`: this process is one runner of the cluster, until stopped. */
-const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
+const runCluster = (args: ClusterArgs, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     // the cluster's secret: from the environment or a file, never a flag (ps would show it)
     const secret = yield* ClusterAuth.fromEnvironment().pipe(
@@ -225,7 +227,7 @@ const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacte
           "FEESHARE_KEEPER_CLUSTER_SECRET or FEESHARE_KEEPER_CLUSTER_SECRET_FILE (the same on every runner)"
       })
     }
-    const { keeper, services } = yield* environment(g, args)
+    const { keeper, services } = yield* setUp(args)
     const port = Option.isSome(args.runnerPort) ? args.runnerPort.value : yield* freePort(args.runnerHost)
     silencePgQueryQueueWarning()
     yield* Effect.logInfo("runner starting").pipe(Effect.annotateLogs({ runner: `${args.runnerHost}:${port}` }))
@@ -238,13 +240,13 @@ const runCluster = (g: Globals, args: ClusterArgs, postgresUrl: Redacted.Redacte
         onRound: () => writeMetrics(args).pipe(Effect.provide(NodeFileSystem.layer))
       }).pipe(Layer.provide(services))
     )
-  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger)))
 
 /** `keeper run`: passes forever, a log line per position, the metrics file after each pass. */
-export const run = (g: Globals, args: ClusterArgs) =>
+export const run = (args: ClusterArgs) =>
   Effect.gen(function*() {
-    if (Option.isSome(args.postgresUrl)) return yield* runCluster(g, args, args.postgresUrl.value)
-    const { layer } = yield* environment(g, args)
+    if (Option.isSome(args.postgresUrl)) return yield* runCluster(args, args.postgresUrl.value)
+    const { layer } = yield* setUp(args)
     return yield* Keeper.runForever((report) =>
       Effect.zipRight(
         writeMetrics(args),
@@ -254,7 +256,7 @@ export const run = (g: Globals, args: ClusterArgs) =>
         }))
       )
     ).pipe(Effect.provide(layer))
-  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger(g))))
+  }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, logger)))
 
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString())
 
@@ -340,7 +342,6 @@ const clusterStatus = (args: { readonly config: Option.Option<string> }, postgre
 
 /** `keeper status`: reads the journal only (and, on a cluster, its runners). */
 export const status = (
-  g: Globals,
   args: {
     readonly config: Option.Option<string>
     readonly database: Option.Option<string>

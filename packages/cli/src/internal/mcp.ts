@@ -10,8 +10,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import packageJson from "../../package.json" with { type: "json" }
 import { WeakToken } from "../CliError.js"
-import { apiKeyOf, rpcUrlsOf } from "./context.js"
-import type { Globals } from "./globals.js"
+import { findApiKey } from "./context.js"
+import { Environment } from "./environment.js"
 
 /** The options of `feeshare mcp`. */
 export interface Args {
@@ -26,15 +26,16 @@ const say = (line: string) => Effect.sync(() => process.stderr.write(`feeshare m
  * Serves until stdin closes (nothing but JSON-RPC on stdout, the library's warnings on
  * stderr), or with `--http` until interrupted.
  */
-export const run = (g: Globals, args: Args) =>
+export const run = (args: Args) =>
   Effect.gen(function*() {
+    const g = yield* Environment
     const { policy, signers } = yield* Server.loadPolicy({
       policyFile: args.policy,
       readOnly: args.readOnly,
       keypair: g.keypair
     })
-    const apiKey = yield* apiKeyOf(g)
-    const options = { version: packageJson.version, baseUrl: g.baseUrl, apiKey, rpcUrl: rpcUrlsOf(g), policy, signers }
+    const apiKey = yield* findApiKey
+    const options = { version: packageJson.version, baseUrl: g.baseUrl, apiKey, rpcUrl: g.rpcUrls, policy, signers }
     if (Option.isNone(args.http)) return yield* Server.serveStdio(options)
     const given = process.env.FEESHARE_MCP_TOKEN
     if (given !== undefined && given.length < Server.minTokenLength) {

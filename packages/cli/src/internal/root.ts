@@ -1,15 +1,21 @@
 /**
- * The root of the command tree: the root command over the global options (`globals.ts`), and
- * how a handler runs (its group's module loaded on demand, its result printed).
+ * The root of the command tree: the root command over the global options (`globals.ts`), the
+ * command's `Environment` built once from them, and how a handler runs (its group's module
+ * loaded on demand, in the environment, its result printed).
  */
 import * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Output from "../Output.js"
+import * as Environment from "./environment.js"
 import { type Globals, options as globals } from "./globals.js"
 
 /** The root command without its subcommands (subcommands read the global options from it). */
 export const root = Command.make("feeshare", globals)
+
+/** The environment of a subcommand: the global options of `root`, parsed once. */
+export const environment = Layer.effect(Environment.Environment, Effect.map(root, Environment.make))
 
 /** Prints a command's result: its JSON document with `--json`, its human lines otherwise. */
 export const print = (g: Pick<Globals, "json">, result: Output.Result) =>
@@ -30,13 +36,13 @@ export const groups = {
   demo: () => import("../Demo.js")
 }
 
-/** Runs a handler of a group (loaded now) with the global options, and prints its result. */
+/** Runs a handler of a group (loaded now) in the command's environment, and prints its result. */
 export const handle = <H, E, R>(
   load: () => Promise<H>,
-  f: (handlers: H, g: Globals) => Effect.Effect<Output.Result, E, R>
+  f: (handlers: H) => Effect.Effect<Output.Result, E, R>
 ) =>
   Effect.gen(function*() {
-    const g = yield* root
     const handlers = yield* Effect.promise(load)
-    yield* print(g, yield* f(handlers, g))
-  }).pipe(Effect.scoped)
+    const result = yield* f(handlers)
+    yield* print(yield* Environment.Environment, result)
+  }).pipe(Effect.scoped, Effect.provide(environment))

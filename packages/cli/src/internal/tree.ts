@@ -9,8 +9,9 @@ import * as Options from "@effect/cli/Options"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Defaults from "./defaults.js"
+import { Environment } from "./environment.js"
 import { about } from "./helpDoc.js"
-import { groups, handle, print, root } from "./root.js"
+import { environment, groups, handle } from "./root.js"
 
 // ---------------------------------------------------------------------------
 // shared options
@@ -45,13 +46,13 @@ const login = Command.make(
       Options.withDescription("TOTP code, when the wallet has MFA enabled")
     )
   },
-  (args) => handle(groups.auth, (h, g) => h.login(g, args))
+  (args) => handle(groups.auth, (h) => h.login(args))
 ).pipe(Command.withDescription(about("Sign a challenge with --keypair for a new API key, and store it", {
   details: "The key is stored (mode 0600) in the credentials file, for this base URL; later commands use it.",
   examples: ["feeshare --keypair wallet.json auth login"]
 })))
 
-const me = Command.make("me", {}, () => handle(groups.auth, (h, g) => h.me(g))).pipe(
+const me = Command.make("me", {}, () => handle(groups.auth, (h) => h.me())).pipe(
   Command.withDescription(about("The user that owns the API key", { examples: ["feeshare auth me"] }))
 )
 
@@ -62,7 +63,7 @@ const auth = Command.make("auth").pipe(
   Command.withSubcommands([login, me])
 )
 
-const limits = Command.make("limits", {}, () => handle(groups.auth, (h, g) => h.limits(g))).pipe(
+const limits = Command.make("limits", {}, () => handle(groups.auth, (h) => h.limits())).pipe(
   Command.withDescription(about("Ping the service and show the rate-limit budget", {
     details: "Prints the round trip and the X-RateLimit headers: limit, remaining, reset time.",
     examples: ["feeshare limits"]
@@ -73,18 +74,18 @@ const limits = Command.make("limits", {}, () => handle(groups.auth, (h, g) => h.
 // claims
 // ---------------------------------------------------------------------------
 
-const positions = Command.make("positions", { wallet }, (args) => handle(groups.claims, (h, g) => h.positions(g, args)))
+const positions = Command.make("positions", { wallet }, (args) => handle(groups.claims, (h) => h.positions(args)))
   .pipe(Command.withDescription(about("Claimable fee positions of a wallet", {
     examples: ["feeshare --keypair wallet.json claims positions"]
   })))
 
-const vaults = Command.make("vaults", { wallet }, (args) => handle(groups.claims, (h, g) => h.vaults(g, args))).pipe(
+const vaults = Command.make("vaults", { wallet }, (args) => handle(groups.claims, (h) => h.vaults(args))).pipe(
   Command.withDescription(about("Partner/deployer aggregate vault balances of a wallet", {
     examples: ["feeshare claims vaults --wallet WALLET"]
   }))
 )
 
-const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(groups.claims, (h, g) => h.plan(g, args)))
+const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(groups.claims, (h) => h.plan(args)))
   .pipe(Command.withDescription(about("Build a claim plan and print its stages", {
     details: "Nothing is verified, signed or sent.",
     examples: ["feeshare claims plan --mint MINT --wallet WALLET"]
@@ -93,7 +94,7 @@ const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(gro
 const claim = Command.make(
   "claim",
   { mint, format, dryRun },
-  (args) => handle(groups.claims, (h, g) => h.claim(g, args))
+  (args) => handle(groups.claims, (h) => h.claim(args))
 ).pipe(Command.withDescription(about("Claim a token's fees with --keypair", {
   details: "Builds the plan, verifies every stage, signs and sends, lookup-table setup included. On a terminal the " +
     "progress is a live table (a row per stage, elapsed times, the current wait: rate limit, lookup-table warm-up, " +
@@ -126,12 +127,12 @@ const update = Command.make(
     ),
     dryRun
   },
-  (args) => handle(groups.feeShare, (h, g) => h.update(g, args))
+  (args) => handle(groups.feeShare, (h) => h.update(args))
 ).pipe(Command.withDescription(about("Replace a token's fee claimers, signed by the admin's --keypair", {
   examples: ["feeshare fee-share update --mint MINT --claimer A:7000 --claimer B:3000"]
 })))
 
-const admins = Command.make("admins", { wallet }, (args) => handle(groups.feeShare, (h, g) => h.admins(g, args))).pipe(
+const admins = Command.make("admins", { wallet }, (args) => handle(groups.feeShare, (h) => h.admins(args))).pipe(
   Command.withDescription(about("Token mints a wallet is fee-share admin of", {
     examples: ["feeshare fee-share admins --wallet WALLET"]
   }))
@@ -144,7 +145,7 @@ const feeShare = Command.make("fee-share").pipe(
   Command.withSubcommands([update, admins])
 )
 
-const partnerClaim = Command.make("claim", { dryRun }, (args) => handle(groups.partner, (h, g) => h.claim(g, args)))
+const partnerClaim = Command.make("claim", { dryRun }, (args) => handle(groups.partner, (h) => h.claim(args)))
   .pipe(Command.withDescription(about("Claim accumulated partner fees with --keypair", {
     details: "The vault withdrawal lands last.",
     examples: ["feeshare --keypair partner.json partner claim --dry-run"]
@@ -173,7 +174,7 @@ const launch = Command.make(
     tipLamports: Options.integer("tip-lamports").pipe(Options.optional, Options.withDescription("tip in lamports")),
     dryRun
   },
-  (args) => handle(groups.launch, (h, g) => h.launch(g, args))
+  (args) => handle(groups.launch, (h) => h.launch(args))
 ).pipe(Command.withDescription(about("Launch a token", {
   details: "Verifies the launch transaction (signed by the mint), co-signs it with --keypair and sends it.",
   examples: ["feeshare --keypair wallet.json launch --ipfs ipfs://CID --mint MINT --config-key KEY"]
@@ -189,13 +190,13 @@ const swapOptions = {
   )
 }
 
-const quote = Command.make("quote", swapOptions, (args) => handle(groups.trade, (h, g) => h.quote(g, args))).pipe(
+const quote = Command.make("quote", swapOptions, (args) => handle(groups.trade, (h) => h.quote(args))).pipe(
   Command.withDescription(
     about("Quote a swap", { examples: ["feeshare trade quote --in MINT_A --out MINT_B --amount 1000000"] })
   )
 )
 
-const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(groups.trade, (h, g) => h.swap(g, args)))
+const swap = Command.make("swap", { ...swapOptions, dryRun }, (args) => handle(groups.trade, (h) => h.swap(args)))
   .pipe(Command.withDescription(about("Quote, then build, verify, sign with --keypair and send a swap", {
     examples: ["feeshare --keypair wallet.json trade swap --in MINT_A --out MINT_B --amount 1000000"]
   })))
@@ -210,7 +211,7 @@ const trade = Command.make("trade").pipe(
 const lifetimeFees = Command.make(
   "lifetime-fees",
   { mint },
-  (args) => handle(groups.analytics, (h, g) => h.lifetimeFees(g, args))
+  (args) => handle(groups.analytics, (h) => h.lifetimeFees(args))
 )
   .pipe(
     Command.withDescription(
@@ -221,7 +222,7 @@ const lifetimeFees = Command.make(
 const claimStats = Command.make(
   "claim-stats",
   { mint },
-  (args) => handle(groups.analytics, (h, g) => h.claimStats(g, args))
+  (args) => handle(groups.analytics, (h) => h.claimStats(args))
 )
   .pipe(Command.withDescription(about("What every fee claimer of a token has claimed", {
     examples: ["feeshare analytics claim-stats --mint MINT"]
@@ -237,7 +238,7 @@ const analytics = Command.make("analytics").pipe(
 const pools = Command.make(
   "pools",
   { onlyMigrated: Options.boolean("only-migrated").pipe(Options.withDescription("only pools migrated to DAMM v2")) },
-  (args) => handle(groups.analytics, (h, g) => h.pools(g, args))
+  (args) => handle(groups.analytics, (h) => h.pools(args))
 ).pipe(
   Command.withDescription(
     about("Pools with their DBC and DAMM v2 keys", { examples: ["feeshare pools --only-migrated"] })
@@ -247,7 +248,7 @@ const pools = Command.make(
 const indexStatus = Command.make(
   "index-status",
   { addresses: Args.text({ name: "address" }).pipe(Args.atLeast(1), Args.withDescription("EVM token addresses")) },
-  (args) => handle(groups.evm, (h, g) => h.indexStatus(g, args))
+  (args) => handle(groups.evm, (h) => h.indexStatus(args))
 ).pipe(Command.withDescription(about("Whether EVM tokens are index tokens (1 to 100 addresses)", {
   examples: ["feeshare evm index-status 0xTOKEN_A 0xTOKEN_B"]
 })))
@@ -255,12 +256,12 @@ const indexStatus = Command.make(
 const evmPositions = Command.make(
   "positions",
   { owner: Options.text("owner").pipe(Options.withDescription("EVM owner address (any casing)")) },
-  (args) => handle(groups.evm, (h, g) => h.positions(g, args))
+  (args) => handle(groups.evm, (h) => h.positions(args))
 ).pipe(Command.withDescription(about("Claimable EVM fee positions of an owner", {
   examples: ["feeshare evm positions --owner 0xOWNER"]
 })))
 
-const creationFee = Command.make("creation-fee", {}, () => handle(groups.evm, (h, g) => h.creationFee(g))).pipe(
+const creationFee = Command.make("creation-fee", {}, () => handle(groups.evm, (h) => h.creationFee())).pipe(
   Command.withDescription(
     about("Current token creation fee on the EVM chain", { examples: ["feeshare evm creation-fee"] })
   )
@@ -329,32 +330,28 @@ const keeper = Command.make("keeper").pipe(
     Command.make(
       "run",
       keeperClusterOptions,
-      (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadKeeper, (k) => k.run(g, args)))
+      (args) => Effect.flatMap(loadKeeper, (k) => k.run(args)).pipe(Effect.provide(environment))
     ).pipe(
       Command.withDescription(about("Claim in passes forever (`intervalSeconds` apart); logs on stderr", {
         details: "With --postgres-url: one runner of a cluster.",
         examples: ["feeshare keeper run --config keeper.yaml --metrics-file metrics.prom"]
       }))
     ),
-    Command.make("once", keeperRunOptions, (args) =>
-      Effect.gen(function*() {
-        const g = yield* root
-        yield* print(g, yield* (yield* loadKeeper).once(g, args))
-      })).pipe(Command.withDescription(about("One pass: settle the journal, claim what passes the policy, report", {
+    Command.make("once", keeperRunOptions, (args) => handle(groups.keeper, (k) => k.once(args))).pipe(
+      Command.withDescription(about("One pass: settle the journal, claim what passes the policy, report", {
         examples: ["feeshare keeper once --config keeper.yaml --dry-run"]
-      }))),
+      }))
+    ),
     Command.make("status", {
       config: keeperConfig.pipe(Options.optional),
       database: keeperDatabase,
       postgresUrl: keeperPostgresUrl
-    }, (args) =>
-      Effect.gen(function*() {
-        const g = yield* root
-        yield* print(g, yield* (yield* loadKeeper).status(g, args))
-      })).pipe(Command.withDescription(about("Per wallet: last run, claimed totals, pending plans, failures", {
+    }, (args) => handle(groups.keeper, (k) => k.status(args))).pipe(
+      Command.withDescription(about("Per wallet: last run, claimed totals, pending plans, failures", {
         details: "On a cluster, its runners too.",
         examples: ["feeshare keeper status --config keeper.yaml"]
-      })))
+      }))
+    )
   ])
 )
 
@@ -384,7 +381,7 @@ const mcp = Command.make(
       )
     )
   },
-  (args) => Effect.flatMap(root, (g) => Effect.flatMap(loadMcp, (m) => m.run(g, args)))
+  (args) => Effect.flatMap(loadMcp, (m) => m.run(args)).pipe(Effect.provide(environment))
 ).pipe(Command.withDescription(about("Serve the toolkit to an AI agent over MCP (stdio, or --http)", {
   details: "Every read as a tool; writes prepared, verified and executed once under the policy the human sets " +
     "(docs/mcp.md).",
@@ -412,10 +409,10 @@ const sandbox = Command.make(
 
 const demo = Command.make("demo", {}, () =>
   Effect.gen(function*() {
-    const g = yield* root
+    const { json } = yield* Environment
     const Demo = yield* Effect.promise(groups.demo)
-    yield* Demo.run({ json: g.json })
-  })).pipe(Command.withDescription(about("A guided tour on an embedded sandbox", {
+    yield* Demo.run({ json })
+  }).pipe(Effect.provide(environment))).pipe(Command.withDescription(about("A guided tour on an embedded sandbox", {
     details: "Login, a token and a 3-way fee share, launch, trades, positions, a claim plan with setup, analytics.",
     examples: ["feeshare demo"]
   })))

@@ -33,7 +33,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Keeper from "../../src/Keeper.js"
-import * as Policy from "../../src/Policy.js"
+import * as KeeperConfig from "../../src/KeeperConfig.js"
 
 export const SOL = 1_000_000_000n
 export const NATIVE_MINT = "So11111111111111111111111111111111111111112"
@@ -183,18 +183,18 @@ export const owed = (wallets: ReadonlyArray<KeyFile>) =>
 /** A keeper config over the key files, and the keeper's layers on a fresh database. */
 export const keeper = (
   wallets: ReadonlyArray<KeyFile>,
-  config: Omit<Partial<Policy.Config>, "wallets">,
+  config: Omit<Partial<KeeperConfig.Config>, "wallets">,
   hooks?: Keeper.Hooks
 ) =>
   Effect.gen(function*() {
     const dir = temporaryDirectory("keeper-db-")
-    const decoded = yield* Policy.decode({
+    const decoded = yield* KeeperConfig.decode({
       wallets: wallets.map((w) => ({ keypair: w.path })),
       database: join(dir, "keeper.db"),
       concurrency: 8,
       ...config
     })
-    const loaded = yield* Policy.wallets(decoded, dir).pipe(Effect.provide(NodeFileSystem.layer))
+    const loaded = yield* KeeperConfig.wallets(decoded, dir).pipe(Effect.provide(NodeFileSystem.layer))
     return Keeper.layer({
       config: decoded,
       wallets: loaded,

@@ -9,9 +9,9 @@ import type { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import { type Duration, Effect, Layer, Ref } from "effect"
-import * as Policy from "../Policy.js"
 import * as Previews from "../Previews.js"
 import type { Preview, toolkit } from "../Tools.js"
+import * as WritePolicy from "../WritePolicy.js"
 import type { ClaimBound } from "./claimBound.js"
 
 /**
@@ -89,17 +89,17 @@ export interface HandlerContext {
   /** The client of the moment (`client`'s value). */
   readonly api: Effect.Effect<FeeShareClient.Service>
   readonly chainLayer: Layer.Layer<Chain.Chain>
-  readonly policy: Policy.Policy
+  readonly policy: WritePolicy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
-  readonly spending: Policy.Spending
+  readonly spending: WritePolicy.Spending
   readonly previews: Previews.Store<{ readonly pending: Pending; readonly summary: string }>
   readonly warmupInterval: Duration.DurationInput | undefined
   /** The signing wallet: the named one, else the first; never in read-only mode. */
-  readonly signerFor: (wallet: string | undefined) => Effect.Effect<Signer.Signer.Service, Policy.PolicyViolation>
+  readonly signerFor: (wallet: string | undefined) => Effect.Effect<Signer.Signer.Service, WritePolicy.PolicyViolation>
   /** Refuses fees beyond what is left of today's network-fee cap. */
-  readonly checkDailyFees: (fees: bigint) => Effect.Effect<void, Policy.PolicyViolation>
+  readonly checkDailyFees: (fees: bigint) => Effect.Effect<void, WritePolicy.PolicyViolation>
   /** A swap (or a launch's initial buy) spending `lamports` of SOL, against both swap caps. */
-  readonly checkSwapCaps: (lamports: bigint) => Effect.Effect<void, Policy.PolicyViolation>
+  readonly checkSwapCaps: (lamports: bigint) => Effect.Effect<void, WritePolicy.PolicyViolation>
   /** Keeps what `execute` will do under a fresh preview id; answers the preview. */
   readonly save: (pending: Pending, unsaved: Unsaved) => Effect.Effect<Preview>
 }
@@ -113,24 +113,24 @@ export interface HandlerContext {
 export const make = (options: {
   readonly api: FeeShareClient.Service
   readonly chain: Chain.Chain.Service
-  readonly policy: Policy.Policy
+  readonly policy: WritePolicy.Policy
   readonly signers: ReadonlyArray<Signer.Signer.Service>
   readonly warmupInterval: Duration.DurationInput | undefined
 }): Effect.Effect<HandlerContext> =>
   Effect.gen(function*() {
     const { policy, signers } = options
     const client = yield* Ref.make(options.api)
-    const spending = yield* Policy.makeSpending(policy)
+    const spending = yield* WritePolicy.makeSpending(policy)
     const previews = yield* Previews.make<{ readonly pending: Pending; readonly summary: string }>(
       policy.previewTtlSeconds * 1000
     )
 
     const signerFor = (wallet: string | undefined) =>
       Effect.gen(function*() {
-        yield* Policy.checkWritable(policy)
+        yield* WritePolicy.checkWritable(policy)
         const found = wallet === undefined ? signers[0] : signers.find((signer) => signer.publicKey === wallet)
         if (found === undefined) {
-          return yield* new Policy.PolicyViolation({
+          return yield* new WritePolicy.PolicyViolation({
             rule: "wallet",
             message: wallet === undefined
               ? "no wallet may sign: start the server with --keypair or the policy's wallets"
@@ -144,7 +144,7 @@ export const make = (options: {
       Effect.flatMap(spending.remaining, (left) =>
         left.networkFeesLamports !== null && fees > left.networkFeesLamports
           ? Effect.fail(
-            new Policy.PolicyViolation({
+            new WritePolicy.PolicyViolation({
               rule: "maxNetworkFeesPerDayLamports",
               message:
                 `the network fees (${fees} lamports) would pass maxNetworkFeesPerDayLamports (${left.networkFeesLamports} left today)`
@@ -155,14 +155,14 @@ export const make = (options: {
     const checkSwapCaps = (lamports: bigint) =>
       Effect.gen(function*() {
         if (policy.maxSwapLamports !== undefined && lamports > BigInt(policy.maxSwapLamports)) {
-          return yield* new Policy.PolicyViolation({
+          return yield* new WritePolicy.PolicyViolation({
             rule: "maxSwapLamports",
             message: `the transaction spends ${lamports} lamports; maxSwapLamports is ${policy.maxSwapLamports}`
           })
         }
         const left = yield* spending.remaining
         if (left.swapLamports !== null && lamports > left.swapLamports) {
-          return yield* new Policy.PolicyViolation({
+          return yield* new WritePolicy.PolicyViolation({
             rule: "maxSwapLamportsPerDay",
             message:
               `the transaction spends ${lamports} lamports; ${left.swapLamports} of maxSwapLamportsPerDay are left today`

@@ -10,8 +10,8 @@ import * as Flows from "@feeshare/solana/Flows"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer, Schema } from "effect"
-import * as Policy from "../Policy.js"
 import { ToolFailure } from "../Tools.js"
+import * as WritePolicy from "../WritePolicy.js"
 import { matchesBound } from "./claimBound.js"
 import { previewClaim, verifyClaim } from "./claimPreview.js"
 import type { HandlerContext, Pending, ToolHandlers } from "./context.js"
@@ -141,7 +141,7 @@ export const make = (context: HandlerContext): Pick<ToolHandlers, "execute"> => 
   execute: ({ previewId }) =>
     Effect.gen(function*() {
       const { pending, summary } = yield* failing(context.previews.take(previewId))
-      yield* failing(Policy.checkWritable(context.policy))
+      yield* failing(WritePolicy.checkWritable(context.policy))
       if (context.policy.askHuman) yield* askHuman(summary)
       return pending.action === "claim"
         ? yield* executeClaim(context, previewId, pending)

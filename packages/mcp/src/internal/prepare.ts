@@ -8,7 +8,7 @@
 import type { Claims, FeeShare, Signer } from "@feeshare/domain"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Effect } from "effect"
-import * as Policy from "../Policy.js"
+import * as WritePolicy from "../WritePolicy.js"
 import { previewClaim } from "./claimPreview.js"
 import type { HandlerContext, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
@@ -59,7 +59,7 @@ export const make = (context: HandlerContext): Pick<
     prepare_claim: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
-        yield* Policy.checkMint(policy, rest.tokenMint)
+        yield* WritePolicy.checkMint(policy, rest.tokenMint)
         const request: Claims.ClaimPlanRequest = {
           ...rest,
           feeClaimer: signer.publicKey,
@@ -71,10 +71,10 @@ export const make = (context: HandlerContext): Pick<
     prepare_swap: ({ wallet, ...query }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
-        yield* Policy.checkMint(policy, query.inputMint)
-        yield* Policy.checkMint(policy, query.outputMint)
+        yield* WritePolicy.checkMint(policy, query.inputMint)
+        yield* WritePolicy.checkMint(policy, query.outputMint)
         const quote = yield* Effect.flatMap(api, (client) => client.trade.quote(query))
-        const lamports = quote.inputMint === Policy.nativeMint ? quote.inAmount : 0n
+        const lamports = quote.inputMint === WritePolicy.nativeMint ? quote.inAmount : 0n
         yield* checkSwapCaps(lamports)
         const result = yield* Effect.flatMap(api, (client) =>
           client.trade.swap({ quoteResponse: quote, userPublicKey: signer.publicKey }))
@@ -102,7 +102,7 @@ export const make = (context: HandlerContext): Pick<
     prepare_launch: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
-        yield* Policy.checkMint(policy, rest.tokenMint)
+        yield* WritePolicy.checkMint(policy, rest.tokenMint)
         const lamports = BigInt(rest.initialBuyLamports) + BigInt(rest.tipLamports ?? 0)
         yield* checkSwapCaps(lamports)
         const transaction = yield* Effect.flatMap(api, (client) =>
@@ -144,7 +144,7 @@ export const make = (context: HandlerContext): Pick<
     prepare_fee_share_update: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)
-        yield* Policy.checkMint(policy, rest.baseMint)
+        yield* WritePolicy.checkMint(policy, rest.baseMint)
         const entries = yield* Effect.flatMap(api, (client) =>
           client.feeShare.updateConfig({ ...rest, payer: signer.publicKey }))
         return yield* previewEntries(

@@ -4,20 +4,19 @@
 import * as Effect from "effect/Effect"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
-import type { Globals } from "../globals.js"
 
-export const lifetimeFees = (g: Globals, args: { readonly mint: string }) =>
+export const lifetimeFees = (args: { readonly mint: string }) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "analytics lifetime-fees")
+    const api = yield* client("analytics lifetime-fees")
     const fees = yield* api.analytics.lifetimeFees({ tokenMint: args.mint })
     return Output.result({ tokenMint: args.mint, lifetimeFeesLamports: fees }, [
       `Lifetime fees of ${args.mint}: ${Output.lamports(fees)}`
     ])
   })
 
-export const claimStats = (g: Globals, args: { readonly mint: string }) =>
+export const claimStats = (args: { readonly mint: string }) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "analytics claim-stats")
+    const api = yield* client("analytics claim-stats")
     const stats = yield* api.analytics.claimStats({ tokenMint: args.mint })
     return Output.result(stats, [
       `Claim statistics of ${args.mint}:`,
@@ -30,9 +29,9 @@ export const claimStats = (g: Globals, args: { readonly mint: string }) =>
     ])
   })
 
-export const pools = (g: Globals, args: { readonly onlyMigrated: boolean }) =>
+export const pools = (args: { readonly onlyMigrated: boolean }) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "pools")
+    const api = yield* client("pools")
     const list = yield* api.analytics.pools(args.onlyMigrated ? { onlyMigrated: true } : {})
     return Output.result(
       list,

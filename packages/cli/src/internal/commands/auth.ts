@@ -6,22 +6,22 @@ import * as Option from "effect/Option"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as Credentials from "../../Credentials.js"
 import * as Output from "../../Output.js"
-import { apiKeyOf, client, makeClient, signer } from "../context.js"
-import type { Globals } from "../globals.js"
+import { client, findApiKey, makeClient, signer } from "../context.js"
+import { Environment } from "../environment.js"
 
 export const login = (
-  g: Globals,
   args: { readonly keyName: string; readonly mfaCode: Option.Option<string> }
 ) =>
   Effect.gen(function*() {
-    const wallet = yield* signer(g, "auth login")
-    const anonymous = yield* makeClient(g, Option.none())
+    const { baseUrl } = yield* Environment
+    const wallet = yield* signer("auth login")
+    const anonymous = yield* makeClient(Option.none())
     const credential = yield* anonymous.agentAuth.login({
       signer: wallet,
       keyName: args.keyName,
       mfaCode: Option.getOrUndefined(args.mfaCode)
     })
-    const file = yield* Credentials.save(g.baseUrl, {
+    const file = yield* Credentials.save(baseUrl, {
       apiKey: credential.apiKey,
       keyId: credential.keyId,
       keyName: args.keyName,
@@ -32,7 +32,7 @@ export const login = (
       keyId: credential.keyId,
       keyName: args.keyName,
       isSignup: credential.isSignup,
-      baseUrl: Credentials.keyOf(g.baseUrl),
+      baseUrl: Credentials.keyOf(baseUrl),
       credentialsFile: file
     }
     return Output.result(summary, [
@@ -45,9 +45,9 @@ export const login = (
     ])
   })
 
-export const me = (g: Globals) =>
+export const me = () =>
   Effect.gen(function*() {
-    const api = yield* client(g, "auth me")
+    const api = yield* client("auth me")
     const { user } = yield* api.identity.me()
     const entries: Array<readonly [string, string]> = [["uuid", user.uuid]]
     for (const key of ["username", "type", "status", "registered_at", "points", "rank"] as const) {
@@ -57,10 +57,10 @@ export const me = (g: Globals) =>
     return Output.result({ user }, Output.fields(entries))
   })
 
-export const limits = (g: Globals) =>
+export const limits = () =>
   Effect.gen(function*() {
-    const apiKey = yield* apiKeyOf(g)
-    const api = yield* makeClient(g, apiKey)
+    const apiKey = yield* findApiKey
+    const api = yield* makeClient(apiKey)
     const started = Date.now()
     const pong = yield* api.ping()
     const millis = Date.now() - started

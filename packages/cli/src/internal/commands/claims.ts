@@ -6,12 +6,11 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
-import type { Globals } from "../globals.js"
 
-export const positions = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
+export const positions = (args: { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
-    const wallet = yield* walletOf(g, args.wallet, "claims positions")
-    const api = yield* client(g, "claims positions")
+    const wallet = yield* walletOf(args.wallet, "claims positions")
+    const api = yield* client("claims positions")
     const positions = yield* api.claims.positions({ wallet })
     return Output.result(positions, [
       `Claimable positions of ${wallet}:`,
@@ -28,10 +27,10 @@ export const positions = (g: Globals, args: { readonly wallet: Option.Option<str
     ])
   })
 
-export const vaults = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
+export const vaults = (args: { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
-    const wallet = yield* walletOf(g, args.wallet, "claims vaults")
-    const api = yield* client(g, "claims vaults")
+    const wallet = yield* walletOf(args.wallet, "claims vaults")
+    const api = yield* client("claims vaults")
     const { vaults } = yield* api.claims.vaults({ wallet })
     return Output.result({ vaults }, [
       `Aggregate vaults of ${wallet}:`,
@@ -90,29 +89,27 @@ const planRequest = (wallet: string, mint: string, format: Format) => ({
 })
 
 export const plan = (
-  g: Globals,
   args: { readonly mint: string; readonly wallet: Option.Option<string>; readonly format: Format }
 ) =>
   Effect.gen(function*() {
-    const wallet = yield* walletOf(g, args.wallet, "claims plan")
-    const api = yield* client(g, "claims plan")
+    const wallet = yield* walletOf(args.wallet, "claims plan")
+    const api = yield* client("claims plan")
     const plan = yield* api.claims.createPlan(planRequest(wallet, args.mint, args.format))
     return Output.result(planJson(plan), [`Claim plan for ${wallet}:`, ...planLines(plan)])
   })
 
 export const claim = (
-  g: Globals,
   args: { readonly mint: string; readonly format: Format; readonly dryRun: boolean }
 ) =>
   Effect.gen(function*() {
-    const wallet = yield* signer(g, "claims claim")
-    const api = yield* client(g, "claims claim")
+    const wallet = yield* signer("claims claim")
+    const api = yield* client("claims claim")
     const signing = yield* loadSigning
     const request = planRequest(wallet.publicKey, args.mint, args.format)
     const plan = yield* api.claims.createPlan(request)
     const format = request.transactionFormat ?? "v0"
     if (args.dryRun) {
-      const { expired } = yield* signing.verifyPlan(plan, format, wallet, runOf(g))
+      const { expired } = yield* signing.verifyPlan(plan, format, wallet, yield* runOf())
       const pending = plan.readiness.status === "setup_required"
         ? ["The claim stages are built once the lookup-table setup above has landed."]
         : []
@@ -136,7 +133,7 @@ export const claim = (
         ]
       )
     }
-    const run = runOf(g, { table: true })
+    const run = yield* runOf({ table: true })
     yield* run.onLine(`Claiming ${args.mint} for ${wallet.publicKey} (${plan.readiness.status}):`)
     const result = yield* signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
     return Output.result(

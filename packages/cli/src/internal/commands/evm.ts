@@ -4,11 +4,10 @@
 import * as Effect from "effect/Effect"
 import * as Output from "../../Output.js"
 import { client, yesNo } from "../context.js"
-import type { Globals } from "../globals.js"
 
-export const indexStatus = (g: Globals, args: { readonly addresses: ReadonlyArray<string> }) =>
+export const indexStatus = (args: { readonly addresses: ReadonlyArray<string> }) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "evm index-status")
+    const api = yield* client("evm index-status")
     const statuses = yield* api.evm.indexTokenStatus({ tokenAddresses: args.addresses })
     return Output.result(
       statuses,
@@ -19,9 +18,9 @@ export const indexStatus = (g: Globals, args: { readonly addresses: ReadonlyArra
     )
   })
 
-export const positions = (g: Globals, args: { readonly owner: string }) =>
+export const positions = (args: { readonly owner: string }) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "evm positions")
+    const api = yield* client("evm positions")
     const { positions, truncated } = yield* api.evm.claimablePositions({ owner: args.owner })
     return Output.result({ positions, truncated }, [
       ...Output.table(
@@ -39,9 +38,9 @@ export const positions = (g: Globals, args: { readonly owner: string }) =>
     ])
   })
 
-export const creationFee = (g: Globals) =>
+export const creationFee = () =>
   Effect.gen(function*() {
-    const api = yield* client(g, "evm creation-fee")
+    const api = yield* client("evm creation-fee")
     const { creationFeeWei } = yield* api.evm.creationFee()
     return Output.result({ creationFeeWei }, [`Creation fee: ${Output.wei(creationFeeWei)}`])
   })

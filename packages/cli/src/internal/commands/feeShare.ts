@@ -6,7 +6,6 @@ import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Output from "../../Output.js"
 import { client, invalid, loadSigning, runOf, sentLines, signer, walletOf } from "../context.js"
-import type { Globals } from "../globals.js"
 
 const parseClaimers = (claimers: ReadonlyArray<string>) =>
   Effect.forEach(claimers, (text, i) => {
@@ -22,7 +21,6 @@ const parseClaimers = (claimers: ReadonlyArray<string>) =>
   })
 
 export const update = (
-  g: Globals,
   args: {
     readonly mint: string
     readonly claimers: ReadonlyArray<string>
@@ -32,8 +30,8 @@ export const update = (
 ) =>
   Effect.gen(function*() {
     const claimers = yield* parseClaimers(args.claimers)
-    const wallet = yield* signer(g, "fee-share update")
-    const api = yield* client(g, "fee-share update")
+    const wallet = yield* signer("fee-share update")
+    const api = yield* client("fee-share update")
     const entries = yield* api.feeShare.updateConfig({
       baseMint: args.mint,
       claimersArray: claimers.map((c) => c.address),
@@ -42,7 +40,7 @@ export const update = (
       ...(args.lookupTables.length === 0 ? {} : { additionalLookupTables: args.lookupTables })
     })
     const signing = yield* loadSigning
-    const sent = yield* signing.feeShareUpdate(entries, wallet, runOf(g), !args.dryRun)
+    const sent = yield* signing.feeShareUpdate(entries, wallet, yield* runOf(), !args.dryRun)
     const shares = Output.table(["claimer", "bps"], claimers.map((c) => [c.address, String(c.bps)]))
     return args.dryRun
       ? Output.result({ dryRun: true, verified: entries.transactions.length, claimers }, [
@@ -56,10 +54,10 @@ export const update = (
       ])
   })
 
-export const admins = (g: Globals, args: { readonly wallet: Option.Option<string> }) =>
+export const admins = (args: { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
-    const wallet = yield* walletOf(g, args.wallet, "fee-share admins")
-    const api = yield* client(g, "fee-share admins")
+    const wallet = yield* walletOf(args.wallet, "fee-share admins")
+    const api = yield* client("fee-share admins")
     const { tokenMints } = yield* api.feeShare.adminList({ wallet })
     return Output.result({ tokenMints }, [
       `Tokens ${wallet} administers:`,

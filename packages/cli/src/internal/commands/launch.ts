@@ -5,10 +5,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
-import type { Globals } from "../globals.js"
 
 export const launch = (
-  g: Globals,
   args: {
     readonly ipfs: string
     readonly mint: string
@@ -20,8 +18,8 @@ export const launch = (
   }
 ) =>
   Effect.gen(function*() {
-    const wallet = yield* signer(g, "launch")
-    const api = yield* client(g, "launch")
+    const wallet = yield* signer("launch")
+    const api = yield* client("launch")
     const transaction = yield* api.launch.createTransaction({
       ipfs: args.ipfs,
       tokenMint: args.mint,
@@ -32,7 +30,7 @@ export const launch = (
       ...(Option.isSome(args.tipLamports) ? { tipLamports: args.tipLamports.value } : {})
     })
     const signing = yield* loadSigning
-    const sent = yield* signing.launch(transaction, args.mint, wallet, runOf(g), !args.dryRun)
+    const sent = yield* signing.launch(transaction, args.mint, wallet, yield* runOf(), !args.dryRun)
     return args.dryRun
       ? Output.result({ dryRun: true, mint: args.mint }, [
         `Dry run: the launch transaction is signed by the mint ${args.mint} and verified; nothing was signed or sent.`

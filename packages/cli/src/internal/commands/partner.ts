@@ -4,15 +4,14 @@
 import * as Effect from "effect/Effect"
 import * as Output from "../../Output.js"
 import { client, loadSigning, runOf, sentLines, signer } from "../context.js"
-import type { Globals } from "../globals.js"
 
-export const claim = (g: Globals, args: { readonly dryRun: boolean }) =>
+export const claim = (args: { readonly dryRun: boolean }) =>
   Effect.gen(function*() {
-    const wallet = yield* signer(g, "partner claim")
-    const api = yield* client(g, "partner claim")
+    const wallet = yield* signer("partner claim")
+    const api = yield* client("partner claim")
     const entries = yield* api.feeShare.partnerClaim({ partnerWallet: wallet.publicKey })
     const signing = yield* loadSigning
-    const sent = yield* signing.partnerClaim(entries, wallet, runOf(g), !args.dryRun)
+    const sent = yield* signing.partnerClaim(entries, wallet, yield* runOf(), !args.dryRun)
     return args.dryRun
       ? Output.result({ dryRun: true, verified: entries.transactions.length }, [
         `Dry run: ${entries.transactions.length} transaction(s) verified; nothing was signed or sent.`

@@ -5,7 +5,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Output from "../../Output.js"
 import { client, invalid, loadSigning, runOf, sentLines, type Service, signer } from "../context.js"
-import type { Globals } from "../globals.js"
 
 /** The options of `trade quote` and `trade swap`. */
 export interface SwapArgs {
@@ -48,21 +47,21 @@ const quoteLines = (quote: Quote): ReadonlyArray<string> => {
   ])
 }
 
-export const quote = (g: Globals, args: SwapArgs) =>
+export const quote = (args: SwapArgs) =>
   Effect.gen(function*() {
-    const api = yield* client(g, "trade quote")
+    const api = yield* client("trade quote")
     const quote = yield* quoteOf(api, args)
     return Output.result(quote, quoteLines(quote))
   })
 
-export const swap = (g: Globals, args: SwapArgs & { readonly dryRun: boolean }) =>
+export const swap = (args: SwapArgs & { readonly dryRun: boolean }) =>
   Effect.gen(function*() {
-    const wallet = yield* signer(g, "trade swap")
-    const api = yield* client(g, "trade swap")
+    const wallet = yield* signer("trade swap")
+    const api = yield* client("trade swap")
     const quote = yield* quoteOf(api, args)
     const result = yield* api.trade.swap({ quoteResponse: quote, userPublicKey: wallet.publicKey })
     const signing = yield* loadSigning
-    const sent = yield* signing.swap(result, wallet, runOf(g), !args.dryRun)
+    const sent = yield* signing.swap(result, wallet, yield* runOf(), !args.dryRun)
     return args.dryRun
       ? Output.result({ dryRun: true, quote }, [
         ...quoteLines(quote),

@@ -2,18 +2,14 @@
  * The policy the human sets for the MCP server: which wallets may sign, which mints may be
  * touched, caps on lamports swapped and network fees spent, read-only mode, and how long a
  * preview stays valid. Read from a JSON file and flags only: no tool call can change it.
+ * (Named `Policy` before: renamed for what it governs, the agent's writes.)
  *
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { PublicKey } from "@feeshare/domain"
+import { PublicKey, RawAmount } from "@feeshare/domain"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Clock, Effect, Either, ParseResult, Ref, Schema } from "effect"
-
-const Lamports = Schema.Number.pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
-    message: () => "must be a whole number of lamports, 0 or more"
-  })
-)
 
 /**
  * The policy file (JSON). Every field is optional; absent caps mean no cap.
@@ -25,19 +21,24 @@ export const Policy = Schema.Struct({
   readOnly: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }).annotations({
     description: "no signer is loaded at all; every prepare and execute tool is refused"
   }),
-  wallets: Schema.optionalWith(Schema.Array(Schema.NonEmptyString), { exact: true, default: () => [] }).annotations({
-    description: "solana-keygen files of the wallets that may sign (relative to the policy file), besides --keypair"
+  wallets: Schema.optionalWith(Schema.Array(Schema.Union(Schema.NonEmptyString, WalletSource.WalletSource)), {
+    exact: true,
+    default: () => []
+  }).annotations({
+    description: "the wallets that may sign, besides --keypair: a solana-keygen file (a path), or { keypair }, " +
+      "{ directory } (its *.json files) or { env } (a variable holding the keygen array), as in the keeper's " +
+      "config; paths relative to the policy file"
   }),
   allowedMints: Schema.optionalWith(Schema.Array(PublicKey.PublicKey), { exact: true }).annotations({
     description: "the only token mints a write may touch (SOL is always allowed); absent: every mint"
   }),
-  maxSwapLamports: Schema.optionalWith(Lamports, { exact: true }).annotations({
+  maxSwapLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }).annotations({
     description: "the most lamports of SOL one swap may spend"
   }),
-  maxSwapLamportsPerDay: Schema.optionalWith(Lamports, { exact: true }).annotations({
+  maxSwapLamportsPerDay: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }).annotations({
     description: "the most lamports of SOL the swaps of any 24 hours may spend together"
   }),
-  maxNetworkFeesPerDayLamports: Schema.optionalWith(Lamports, { exact: true }).annotations({
+  maxNetworkFeesPerDayLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }).annotations({
     description: "the most network fees (base + priority, in lamports) the transactions of any 24 hours may cost"
   }),
   askHuman: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }).annotations({
@@ -126,7 +127,7 @@ export const decode = (input: unknown, source = "policy"): Effect.Effect<Policy,
  * @since 0.1.0
  * @category constructors
  */
-export const load = Effect.fn("Policy.load")(function*(path: string) {
+export const load = Effect.fn("WritePolicy.load")(function*(path: string) {
   const fs = yield* FileSystem.FileSystem
   const size = yield* fs.stat(path).pipe(
     Effect.map((info) => Number(info.size)),

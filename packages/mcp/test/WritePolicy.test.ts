@@ -6,8 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
 import * as Handlers from "../src/Handlers.js"
-import * as Policy from "../src/Policy.js"
 import * as Previews from "../src/Previews.js"
+import * as WritePolicy from "../src/WritePolicy.js"
 
 const wallet = "6wS5Mzon3QViGSVnZrdoq5q5CKHpnB6Mmy3yzYB6o1WE"
 const other = "2fsD7zg9FVXPEL3hSmz8p6ogLVxfs9fk7TrXYFiHSjhb"
@@ -26,42 +26,43 @@ const stage = (overrides: Partial<Handlers.StagePreview> = {}): Handlers.StagePr
 
 const plan = {
   operation: { kind: "position_claim" as const, baseMint: mint, wallet },
-  asset: { mint: Policy.nativeMint, tokenProgram: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", decimals: 9 }
+  asset: { mint: WritePolicy.nativeMint, tokenProgram: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", decimals: 9 }
 }
 
 describe("Policy", () => {
   it.effect("decodes the defaults and refuses unknown fields and bad caps, naming them", () =>
     Effect.gen(function*() {
-      const defaults = yield* Policy.decode({})
+      const defaults = yield* WritePolicy.decode({})
       assert.deepStrictEqual(
         [defaults.readOnly, defaults.wallets, defaults.previewTtlSeconds, defaults.transactionFormat],
         [false, [], 120, "v0"]
       )
-      const misspelt = yield* Effect.either(Policy.decode({ maxSwapLamport: 5 }))
+      const misspelt = yield* Effect.either(WritePolicy.decode({ maxSwapLamport: 5 }))
       assert.isTrue(Either.isLeft(misspelt) && misspelt.left.message.includes("maxSwapLamport"))
-      const negative = yield* Effect.either(Policy.decode({ maxSwapLamports: -1 }))
+      const negative = yield* Effect.either(WritePolicy.decode({ maxSwapLamports: -1 }))
       assert.isTrue(
-        Either.isLeft(negative) && negative.left.message.includes("maxSwapLamports must be a whole number of lamports")
+        Either.isLeft(negative) &&
+          negative.left.message.includes("maxSwapLamports must be a non-negative whole number of lamports")
       )
-      const badMint = yield* Effect.either(Policy.decode({ allowedMints: ["nope"] }))
+      const badMint = yield* Effect.either(WritePolicy.decode({ allowedMints: ["nope"] }))
       assert.isTrue(Either.isLeft(badMint) && badMint.left.message.includes("allowedMints.0"))
     }))
 
   it.effect("allows SOL and the listed mints only; refuses every write when read-only", () =>
     Effect.gen(function*() {
-      const policy = yield* Policy.decode({ allowedMints: [mint] })
-      yield* Policy.checkMint(policy, mint)
-      yield* Policy.checkMint(policy, Policy.nativeMint)
-      const refused = yield* Effect.flip(Policy.checkMint(policy, other))
+      const policy = yield* WritePolicy.decode({ allowedMints: [mint] })
+      yield* WritePolicy.checkMint(policy, mint)
+      yield* WritePolicy.checkMint(policy, WritePolicy.nativeMint)
+      const refused = yield* Effect.flip(WritePolicy.checkMint(policy, other))
       assert.strictEqual(refused.rule, "allowedMints")
-      const readOnly = yield* Effect.flip(Policy.checkWritable(yield* Policy.decode({ readOnly: true })))
+      const readOnly = yield* Effect.flip(WritePolicy.checkWritable(yield* WritePolicy.decode({ readOnly: true })))
       assert.strictEqual(readOnly.rule, "readOnly")
     }))
 
   it.effect("counts spending over a sliding 24 hours", () =>
     Effect.gen(function*() {
-      const spending = yield* Policy.makeSpending(
-        yield* Policy.decode({ maxSwapLamportsPerDay: 100, maxNetworkFeesPerDayLamports: 10 })
+      const spending = yield* WritePolicy.makeSpending(
+        yield* WritePolicy.decode({ maxSwapLamportsPerDay: 100, maxNetworkFeesPerDayLamports: 10 })
       )
       yield* spending.spend("swap", 60n)
       const over = yield* Effect.flip(spending.spend("swap", 41n))

@@ -4,14 +4,14 @@ import { Effect, Either } from "effect"
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Policy from "../src/Policy.js"
+import * as KeeperConfig from "../src/KeeperConfig.js"
 
 const MINT = "So11111111111111111111111111111111111111112"
 
 describe("Policy", () => {
   it.effect("decodes a minimal JSON config with the defaults", () =>
     Effect.gen(function*() {
-      const config = yield* Policy.parse(JSON.stringify({ wallets: [{ keypair: "a.json" }] }), "keeper.json")
+      const config = yield* KeeperConfig.parse(JSON.stringify({ wallets: [{ keypair: "a.json" }] }), "keeper.json")
       assert.strictEqual(config.transactionFormat, "v0")
       assert.strictEqual(config.commitment, "confirmed")
       assert.isFalse(config.dryRun)
@@ -20,7 +20,7 @@ describe("Policy", () => {
 
   it.effect("reads YAML by extension", () =>
     Effect.gen(function*() {
-      const config = yield* Policy.parse(
+      const config = yield* KeeperConfig.parse(
         [
           "wallets:",
           "  - directory: keys",
@@ -38,7 +38,7 @@ describe("Policy", () => {
 
   it.effect("names every bad field by its path", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(Policy.parse(
+      const error = yield* Effect.flip(KeeperConfig.parse(
         JSON.stringify({
           wallets: [{ keypair: "a.json" }, { keypair: "b.json", minClaimableLamports: -1 }],
           transactionFormat: "v2",
@@ -52,27 +52,32 @@ describe("Policy", () => {
       assert.include(paths, "maxFeesPerHourLamports")
       assert.isTrue(paths.some((path) => path.startsWith("wallets.1")), paths.join(","))
       assert.include(error.message, "keeper.json")
+      // lamports follow the domain's rule (RawAmount.LamportsNumber), written once
+      assert.strictEqual(
+        error.issues.find((issue) => issue.path === "maxFeesPerHourLamports")?.message,
+        "must be a non-negative whole number of lamports"
+      )
     }))
 
   it.effect("refuses unknown fields, an empty wallet list, and bad JSON", () =>
     Effect.gen(function*() {
       const unknown = yield* Effect.flip(
-        Policy.parse(JSON.stringify({ wallets: [{ keypair: "a" }], dryrun: true }), "k.json")
+        KeeperConfig.parse(JSON.stringify({ wallets: [{ keypair: "a" }], dryrun: true }), "k.json")
       )
       assert.include(unknown.issues.map((i) => i.path), "dryrun")
-      const empty = yield* Effect.flip(Policy.parse(JSON.stringify({ wallets: [] }), "k.json"))
+      const empty = yield* Effect.flip(KeeperConfig.parse(JSON.stringify({ wallets: [] }), "k.json"))
       assert.include(empty.issues.map((i) => i.path), "wallets")
-      const bad = yield* Effect.flip(Policy.parse("{", "k.json"))
+      const bad = yield* Effect.flip(KeeperConfig.parse("{", "k.json"))
       assert.strictEqual(bad.issues[0]?.message, "not valid JSON")
     }))
 
   it("selects by threshold, allow and deny lists", () => {
     const rules = { minClaimableLamports: 100, allow: undefined, deny: ["D"] }
-    assert.isTrue(Policy.selects(rules, "A", 100))
-    assert.isFalse(Policy.selects(rules, "A", 99))
-    assert.isFalse(Policy.selects(rules, "D", 1000))
-    assert.isFalse(Policy.selects({ ...rules, allow: ["B"] }, "A", 1000))
-    assert.isFalse(Policy.selects({ ...rules, minClaimableLamports: 0 }, "A", 0))
+    assert.isTrue(KeeperConfig.selects(rules, "A", 100))
+    assert.isFalse(KeeperConfig.selects(rules, "A", 99))
+    assert.isFalse(KeeperConfig.selects(rules, "D", 1000))
+    assert.isFalse(KeeperConfig.selects({ ...rules, allow: ["B"] }, "A", 1000))
+    assert.isFalse(KeeperConfig.selects({ ...rules, minClaimableLamports: 0 }, "A", 0))
   })
 
   it.effect("loads wallets from files, a directory and the environment; errors never show the key", () =>
@@ -93,11 +98,11 @@ describe("Policy", () => {
       writeFileSync(join(dir, "many", "a.json"), files[1]!.text)
       writeFileSync(join(dir, "many", "b.json"), files[0]!.text) // the same key again: one wallet
       process.env.KEEPER_TEST_KEY = files[2]!.text
-      const config = yield* Policy.decode({
+      const config = yield* KeeperConfig.decode({
         wallets: [{ keypair: "one.json", minClaimableLamports: 7 }, { directory: "many" }, { env: "KEEPER_TEST_KEY" }],
         minClaimableLamports: 3
       })
-      const wallets = yield* Policy.wallets(config, dir)
+      const wallets = yield* KeeperConfig.wallets(config, dir)
       assert.strictEqual(wallets.length, 3)
       assert.strictEqual(wallets[0]?.rules.minClaimableLamports, 7)
       assert.strictEqual(wallets[1]?.rules.minClaimableLamports, 3)
@@ -105,7 +110,7 @@ describe("Policy", () => {
 
       process.env.KEEPER_TEST_KEY = secret(1).replace("]", ",1]")
       const bad = yield* Effect.either(
-        Policy.wallets(yield* Policy.decode({ wallets: [{ env: "KEEPER_TEST_KEY" }] }), dir)
+        KeeperConfig.wallets(yield* KeeperConfig.decode({ wallets: [{ env: "KEEPER_TEST_KEY" }] }), dir)
       )
       assert.isTrue(Either.isLeft(bad))
       if (Either.isLeft(bad)) {

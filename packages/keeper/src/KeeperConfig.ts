@@ -2,21 +2,16 @@
  * What the keeper claims and how: the wallets (key files, a directory of key files, or an
  * environment variable), per wallet a minimum claimable amount and token allow/deny lists,
  * the transaction format, the commitment, a cap on network fees per hour, and dry-run.
- * Loaded from a JSON or YAML file, validated by Schema with field-path errors.
+ * Loaded from a JSON or YAML file, validated by Schema with field-path errors. (Named
+ * `Policy` before: renamed for what it governs, the keeper's configuration.)
  *
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { PublicKey, type Signer } from "@feeshare/domain"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import { PublicKey, RawAmount, type Signer } from "@feeshare/domain"
+import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Yaml from "yaml"
-
-const Lamports = Schema.Number.pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
-    message: () => "must be a whole number of lamports, 0 or more"
-  })
-)
 
 const Mints = Schema.Array(PublicKey.PublicKey)
 
@@ -29,7 +24,7 @@ const Mints = Schema.Array(PublicKey.PublicKey)
  */
 export const Rules = Schema.Struct({
   /** Positions whose claimable amount is below this are left alone. */
-  minClaimableLamports: Schema.optionalWith(Lamports, { exact: true }),
+  minClaimableLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }),
   /** Only these token mints (absent: every token). */
   allow: Schema.optionalWith(Mints, { exact: true }),
   /** Never these token mints. */
@@ -37,16 +32,17 @@ export const Rules = Schema.Struct({
 })
 
 /**
- * Where a wallet's key comes from: a solana-keygen JSON file, every `*.json` file of a
- * directory, or an environment variable holding the keygen JSON array.
+ * Where a wallet's key comes from (`WalletSource` of `@feeshare/solana`, the MCP server's too):
+ * a solana-keygen JSON file, every `*.json` file of a directory, or an environment variable
+ * holding the keygen JSON array; with the wallet's own rules.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const WalletEntry = Schema.Union(
-  Schema.Struct({ keypair: Schema.NonEmptyString, ...Rules.fields }),
-  Schema.Struct({ directory: Schema.NonEmptyString, ...Rules.fields }),
-  Schema.Struct({ env: Schema.NonEmptyString, ...Rules.fields })
+  Schema.Struct({ ...WalletSource.Keypair.fields, ...Rules.fields }),
+  Schema.Struct({ ...WalletSource.Directory.fields, ...Rules.fields }),
+  Schema.Struct({ ...WalletSource.Env.fields, ...Rules.fields })
 ).annotations({ identifier: "WalletEntry" })
 
 /**
@@ -70,7 +66,7 @@ export const Config = Schema.Struct({
     default: () => "confirmed" as const
   }),
   /** Network fees (base + priority) the keeper may spend in any hour; absent: no cap. */
-  maxFeesPerHourLamports: Schema.optionalWith(Lamports, { exact: true }),
+  maxFeesPerHourLamports: Schema.optionalWith(RawAmount.LamportsNumber, { exact: true }),
   /** Verify and report; never sign or send. */
   dryRun: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }),
   /** The journal and workflow database (a SQLite file). */
@@ -124,10 +120,13 @@ export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigIn
  * @since 0.1.0
  * @category errors
  */
-export class WalletUnavailable extends Schema.TaggedError<WalletUnavailable>()("WalletUnavailable", {
-  source: Schema.String,
-  message: Schema.String
-}) {}
+export const WalletUnavailable = WalletSource.WalletUnavailable
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type WalletUnavailable = WalletSource.WalletUnavailable
 
 const invalid = (source: string, issues: ReadonlyArray<Issue>) =>
   new ConfigInvalid({
@@ -179,7 +178,7 @@ export const parse = (text: string, source: string): Effect.Effect<Config, Confi
  * @since 0.1.0
  * @category decoding
  */
-export const load = Effect.fn("Policy.load")(function*(path: string) {
+export const load = Effect.fn("KeeperConfig.load")(function*(path: string) {
   const fs = yield* FileSystem.FileSystem
   const text = yield* fs.readFileString(path).pipe(
     Effect.mapError(() => invalid(path, [{ path: "", message: "the file cannot be read" }]))
@@ -268,45 +267,15 @@ const rulesOf = (config: Config, entry: WalletEntry): WalletRules => ({
  * @since 0.1.0
  * @category wallets
  */
-export const wallets = Effect.fn("Policy.wallets")(function*(config: Config, baseDir: string) {
-  const fs = yield* FileSystem.FileSystem
-  const resolve = (path: string) => (path.startsWith("/") ? path : `${baseDir}/${path}`)
-  const unavailable = (source: string) => (error: { readonly message: string }) =>
-    new WalletUnavailable({ source, message: error.message })
+export const wallets = Effect.fn("KeeperConfig.wallets")(function*(config: Config, baseDir: string) {
   const out: Array<Wallet> = []
   const seen = new Set<string>()
-  const add = (wallet: Wallet) => {
-    if (seen.has(wallet.signer.publicKey)) return
-    seen.add(wallet.signer.publicKey)
-    out.push(wallet)
-  }
   for (const entry of config.wallets) {
     const rules = rulesOf(config, entry)
-    if ("keypair" in entry) {
-      const path = resolve(entry.keypair)
-      const signer = yield* LocalSigner.fromKeygenFile(path).pipe(Effect.mapError(unavailable(path)))
-      add({ signer, rules, source: path })
-    } else if ("directory" in entry) {
-      const dir = resolve(entry.directory)
-      const names = yield* fs.readDirectory(dir).pipe(
-        Effect.mapError(() => new WalletUnavailable({ source: dir, message: `${dir}: the directory cannot be read` }))
-      )
-      for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
-        const path = `${dir}/${name}`
-        const signer = yield* LocalSigner.fromKeygenFile(path).pipe(Effect.mapError(unavailable(path)))
-        add({ signer, rules, source: path })
-      }
-    } else {
-      const source = `env:${entry.env}`
-      const text = process.env[entry.env]
-      if (text === undefined || text === "") {
-        return yield* new WalletUnavailable({ source, message: `${source}: the variable is not set` })
-      }
-      const secret = yield* LocalSigner.parseKeygenJson(text, source).pipe(Effect.mapError(unavailable(source)))
-      const signer = yield* LocalSigner.fromSecretKey(secret, source).pipe(
-        Effect.mapError(unavailable(source))
-      )
-      add({ signer, rules, source })
+    for (const { signer, source } of yield* WalletSource.load(entry, baseDir)) {
+      if (seen.has(signer.publicKey)) continue
+      seen.add(signer.publicKey)
+      out.push({ signer, rules, source })
     }
   }
   return out
