@@ -105,6 +105,15 @@ export const ClaimsGroup = HttpApiGroup.make("claims")
  */
 export const FeeShareGroup = HttpApiGroup.make("feeShare")
   .add(
+    HttpApiEndpoint.post("createConfig", "/fee-share/config")
+      .setPayload(FeeShare.CreateConfigRequest)
+      .addSuccess(Success(FeeShare.CreateConfigAnswer))
+      .annotate(
+        OpenApi.Summary,
+        "Create a token's fee-share config: bundles (each lands whole) first, then transactions in order"
+      )
+  )
+  .add(
     HttpApiEndpoint.post("updateConfig", "/fee-share/admin/update-config")
       .setPayload(FeeShare.UpdateConfigRequest)
       .addSuccess(Success(FeeShare.TransactionEntries))

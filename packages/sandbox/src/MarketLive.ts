@@ -91,7 +91,7 @@ export const make = (options: Pick<Options, "seed">) =>
     const market = yield* State.make(options)
     const trading = Trading.make(market)
     const { launch } = LaunchArea.make(market, trading)
-    const { adminList, partnerClaim, updateConfig } = FeeSharing.make(market)
+    const { adminList, createConfig, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
     const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
     const { claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
@@ -100,6 +100,7 @@ export const make = (options: Pick<Options, "seed">) =>
       createPlan,
       positions,
       vaults,
+      createConfig,
       updateConfig,
       partnerClaim,
       adminList,

@@ -232,8 +232,9 @@ export class FeeShare implements AsyncDisposable {
     vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options)
   }
 
-  /** Fee-share configuration updates, partner claims, the admin list. */
+  /** Fee-share config creation and updates, partner claims, the admin list. */
   readonly feeShare: Group<"feeShare"> = {
+    createConfig: (input, options) => this.#call((client) => client.feeShare.createConfig(input), options),
     updateConfig: (input, options) => this.#call((client) => client.feeShare.updateConfig(input), options),
     partnerClaim: (input, options) => this.#call((client) => client.feeShare.partnerClaim(input), options),
     adminList: (input, options) => this.#call((client) => client.feeShare.adminList(input), options)

@@ -36,6 +36,7 @@ const claims = {
   vaults: respond(Api.ClaimsGroup, "vaults")
 }
 const feeShare = {
+  createConfig: respond(Api.FeeShareGroup, "createConfig"),
   updateConfig: respond(Api.FeeShareGroup, "updateConfig"),
   partnerClaim: respond(Api.FeeShareGroup, "partnerClaim"),
   adminList: respond(Api.FeeShareGroup, "adminList")
@@ -115,6 +116,10 @@ const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
 const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
   Effect.map(Market, (market) =>
     handlers
+      .handle(
+        "createConfig",
+        ({ payload }) => feeShare.createConfig(op("feeShare.createConfig", market.createConfig(payload)))
+      )
       .handle(
         "updateConfig",
         ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
@@ -209,6 +214,7 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
           "createFeeShareConfig",
           ({ payload }) => op("sandbox.createFeeShareConfig", market.createFeeShareConfig(payload))
         )
+        .handle("relayBundle", ({ payload }) => op("sandbox.relayBundle", market.relayBundle(payload)))
         .handle("airdrop", ({ payload }) => op("sandbox.airdrop", market.airdrop(payload)))
         .handle("createHolding", ({ payload }) => op("sandbox.createHolding", market.createHolding(payload)))
         .handle("quoteMints", () => op("sandbox.quoteMints", market.quoteMints))
