@@ -122,7 +122,10 @@ const table: ReadonlyArray<Row> = [
       ]
       return [
         { status: 200, call: { body } },
-        { status: 200, call: { body: { ...body, platformConfigType: FeeShare.configTypes.locked96, tipWallet: null } } },
+        {
+          status: 200,
+          call: { body: { ...body, platformConfigType: FeeShare.configTypes.locked96, tipWallet: null } }
+        },
         { status: 400, call: { body: { ...body, basisPointsArray: [6_000, 3_000] } } },
         { status: 400, call: { body: { ...body, partner: f.partner.address } } },
         { status: 400, call: { body: { ...body, platformConfigType: "96-percent-locked" } } },
