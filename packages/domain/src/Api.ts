@@ -263,7 +263,7 @@ export const SystemGroup = HttpApiGroup.make("system")
   )
 
 /**
- * The whole service: 18 operations under `{base_url}` and `ping` under `{root_url}`.
+ * The whole service: 19 operations under `{base_url}` and `ping` under `{root_url}`.
  *
  * @since 0.1.0
  * @category api
