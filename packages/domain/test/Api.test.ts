@@ -13,7 +13,7 @@ describe("Api", () => {
     )
     assert.deepStrictEqual(
       Object.fromEntries(groups.map((g) => [g.identifier, Object.keys(g.endpoints).length])),
-      { claims: 3, feeShare: 3, launch: 1, trade: 2, analytics: 3, evm: 3, identity: 1, agentAuth: 2, system: 1 }
+      { claims: 3, feeShare: 4, launch: 1, trade: 2, analytics: 3, evm: 3, identity: 1, agentAuth: 2, system: 1 }
     )
   })
 
