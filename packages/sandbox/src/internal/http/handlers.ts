@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api, type Claims } from "@feeshare/domain"
+import { Api, type Claims, type FeeShare } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Accounts } from "../model/accounts.js"
@@ -86,11 +86,10 @@ const tamperer = (options: Pick<Options.Options, "seed" | "tamper">) =>
     Effect.catchTag("ParseError", (error) => Effect.dieMessage(`sandbox option tamper: ${error.message}`))
   )
 
-const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
+const claimsLive = (tamper: Tamper.Tamperer) =>
   HttpApiBuilder.group(FullApi, "claims", (handlers) =>
     Effect.gen(function*() {
       const market = yield* Market
-      const tamper = yield* tamperer(options)
       const history = Option.getOrUndefined(yield* Effect.serviceOption(History))
       // the claim-plan endpoint serves what the tamperer makes of the plan (`--tamper`)
       const createPlan = (payload: Claims.ClaimPlanRequest) =>
@@ -113,32 +112,58 @@ const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
           claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
     }))
 
-const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
-  Effect.map(Market, (market) =>
-    handlers
-      .handle(
-        "createConfig",
-        ({ payload }) => feeShare.createConfig(op("feeShare.createConfig", market.createConfig(payload)))
-      )
-      .handle(
-        "updateConfig",
-        ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
-      )
-      .handle(
-        "partnerClaim",
-        ({ payload }) => feeShare.partnerClaim(op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
-      )
-      .handle(
-        "adminList",
-        ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
-      )))
+/** Config creation's answer as served: tampered when a transaction kind of `--tamper` applies. */
+const servedConfig = (tamper: Tamper.Tamperer, answer: FeeShare.CreateConfigAnswer) => {
+  const kind = answer.needsCreation ? tamper.nextTransaction("config") : undefined
+  return kind === undefined ? answer : Tamper.applyToConfig(answer, kind, tamper.random)?.answer ?? answer
+}
 
-const LaunchLive = HttpApiBuilder.group(FullApi, "launch", (handlers) =>
-  Effect.map(Market, (market) =>
-    handlers.handle(
-      "createTransaction",
-      ({ payload }) => launch.createTransaction(op("launch.createTransaction", market.launch(payload)))
-    )))
+/** The launch transaction as served: tampered when a transaction kind of `--tamper` applies. */
+const servedLaunch = (tamper: Tamper.Tamperer, transaction: string) => {
+  const kind = tamper.nextTransaction("launch")
+  return kind === undefined || kind === "tx-wrong-blockhash"
+    ? transaction
+    : Tamper.applyToText(transaction, kind, tamper.random)
+}
+
+const feeShareLive = (tamper: Tamper.Tamperer) =>
+  HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
+    Effect.map(Market, (market) =>
+      handlers
+        .handle(
+          "createConfig",
+          ({ payload }) =>
+            feeShare.createConfig(
+              op(
+                "feeShare.createConfig",
+                Effect.map(market.createConfig(payload), (answer) => servedConfig(tamper, answer))
+              )
+            )
+        )
+        .handle(
+          "updateConfig",
+          ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
+        )
+        .handle(
+          "partnerClaim",
+          ({ payload }) =>
+            feeShare.partnerClaim(op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
+        )
+        .handle(
+          "adminList",
+          ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
+        )))
+
+const launchLive = (tamper: Tamper.Tamperer) =>
+  HttpApiBuilder.group(FullApi, "launch", (handlers) =>
+    Effect.map(Market, (market) =>
+      handlers.handle(
+        "createTransaction",
+        ({ payload }) =>
+          launch.createTransaction(
+            op("launch.createTransaction", Effect.map(market.launch(payload), (text) => servedLaunch(tamper, text)))
+          )
+      )))
 
 const TradeLive = HttpApiBuilder.group(FullApi, "trade", (handlers) =>
   Effect.map(Market, (market) =>
@@ -242,15 +267,16 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
 
 /** Every group's handlers; needs `Market` and `Accounts`. */
 export const layer = (fixtures: EvmFixtures.Fixtures, options: Pick<Options.Options, "seed" | "tamper">) =>
-  Layer.mergeAll(
-    claimsLive(options),
-    FeeShareLive,
-    LaunchLive,
-    TradeLive,
-    AnalyticsLive,
-    evmLive(fixtures),
-    IdentityLive,
-    AgentAuthLive,
-    SystemLive,
-    sandboxLive(fixtures)
-  ).pipe(Layer.provide(ApiKeyLive))
+  Layer.unwrapEffect(Effect.map(tamperer(options), (tamper) =>
+    Layer.mergeAll(
+      claimsLive(tamper),
+      feeShareLive(tamper),
+      launchLive(tamper),
+      TradeLive,
+      AnalyticsLive,
+      evmLive(fixtures),
+      IdentityLive,
+      AgentAuthLive,
+      SystemLive,
+      sandboxLive(fixtures)
+    ))).pipe(Layer.provide(ApiKeyLive))
