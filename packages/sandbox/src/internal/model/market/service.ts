@@ -230,6 +230,10 @@ export declare namespace Market {
     readonly createPlan: (request: Claims.ClaimPlanRequest) => Effect.Effect<Plan.TransactionPlan, Rejection>
     readonly positions: (wallet: PublicKey) => Effect.Effect<ReadonlyArray<Claims.ClaimablePosition>, Rejection>
     readonly vaults: (wallet: PublicKey) => Effect.Effect<typeof Claims.VaultClaimables.Type, Rejection>
+    /**
+     * Config creation: the config account and the deployer's funding, as two transactions in
+     * order or, above 7 claimers, one bundle; `needsCreation: false` once it landed.
+     */
     readonly createConfig: (
       request: FeeShare.CreateConfigRequest
     ) => Effect.Effect<FeeShare.CreateConfigAnswer, Rejection>
