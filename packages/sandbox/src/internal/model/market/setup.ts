@@ -336,7 +336,10 @@ export const make = (market: MarketState) =>
           feeShare: {
             admin: t.config.admin,
             partner: t.config.partner,
-            claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps }))
+            claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps })),
+            // made by config creation: its type, and the deployer earning FeeShare.deployerBps
+            configType: t.createdConfig?.configType ?? null,
+            deployer: t.config.deployer
           },
           shares: [...t.shares].map(([wallet, s]) => ({
             wallet,
