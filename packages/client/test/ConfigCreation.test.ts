@@ -8,7 +8,7 @@
 import { HttpApiClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
-import { Api, FeeShare } from "@feeshare/domain"
+import { Api, BasisPoints, FeeShare } from "@feeshare/domain"
 import type { Signer } from "@feeshare/domain"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
@@ -81,7 +81,7 @@ describe("config creation against the sandbox", () => {
   layer(Sandbox.layer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "config-creation" }), {
     excludeTestServices: true
   })((it) => {
-    it.scoped("3 claimers: two transactions in order, the config on the ledger; needsCreation false reuses the key", () =>
+    it.scoped("3 claimers: two transactions in order, the config on the ledger; needsCreation false reuses the key; the deployer earns 25 %", () =>
       Effect.gen(function*() {
         const { bps, claimers, payer, token } = yield* fixture(3)
         const feeShare = (yield* client).feeShare
@@ -132,6 +132,25 @@ describe("config creation against the sandbox", () => {
           configKey: reused.configKey
         })
         yield* Flows.launch(launch, { mint: token.mint, commitment: "processed" }).pipe(Effect.provide(onChain(payer)))
+
+        // the payer is the config's deployer: 2 500 bps of the claimers pool, then its own share
+        const api = yield* client
+        const quote = yield* api.trade.quote({ inputMint: token.quoteMint, outputMint: token.mint, amount: 2n * SOL })
+        const swap = yield* api.trade.swap({ quoteResponse: quote, userPublicKey: payer.publicKey })
+        yield* Flows.swap(swap, { commitment: "processed" }).pipe(Effect.provide(onChain(payer)))
+        const pool = yield* api.analytics.lifetimeFees({ tokenMint: token.mint })
+        assert.isAbove(Number(pool), 0)
+        const deployer = (pool * BigInt(FeeShare.deployerBps)) / 10_000n
+        const parts = BasisPoints.split(pool - deployer, bps)
+        const claimable = (wallet: string) =>
+          Effect.map(
+            api.claims.positions({ wallet }),
+            (positions) =>
+              BigInt(positions.find((p) => p.baseMint === token.mint)?.totalClaimableLamportsUserShare ?? 0)
+          )
+        assert.strictEqual(yield* claimable(payer.publicKey), deployer + parts[0]!)
+        assert.strictEqual(yield* claimable(claimers[1]!), parts[1])
+        assert.strictEqual(yield* claimable(claimers[2]!), parts[2])
       }).pipe(undici))
 
     it.scoped("8 claimers: refused without tables (client and sandbox); a table made, warmed and used; a bundle lands", () =>
@@ -183,12 +202,18 @@ describe("config creation against the sandbox", () => {
         assert.strictEqual(share?.claimers.length, 8)
       }).pipe(undici))
 
-    it.scoped("20 claimers: through one table, as one bundle", () =>
+    it.scoped("20 claimers: through one table (30 addresses: extended in two chunks of up to 25), as one bundle", () =>
       Effect.gen(function*() {
         const { bps, claimers, payer, token } = yield* fixture(20)
-        const prepared = yield* LookupTableSetup.prepare(claimers, { commitment: "processed" }).pipe(
+        const more = yield* Effect.forEach(Array.from({ length: 10 }), () => LocalSigner.generate)
+        const addresses = [...claimers, ...more.map((s) => s.publicKey)]
+        const prepared = yield* LookupTableSetup.prepare(addresses, { commitment: "processed" }).pipe(
           Effect.provide(onChain(payer))
         )
+        assert.strictEqual(prepared.signatures.length, 3, "one create, two extends (25 + 5)")
+        const reads = yield* Effect.provide(LedgerReads, onChain(payer))
+        const table = LookupTable.parse(Option.getOrThrow(yield* reads.account(prepared.table)).data)
+        assert.deepStrictEqual(table?.addresses.map((a): string => a), addresses)
         const answer = yield* (yield* client).feeShare.createConfig({
           payer: payer.publicKey,
           baseMint: token.mint,
