@@ -176,6 +176,11 @@ describe("config creation against the sandbox", () => {
         assert.strictEqual(raw.status, 400)
         assert.include(yield* Effect.promise(() => raw.text()), "additionalLookupTables")
 
+        const badAddress = yield* Effect.flip(
+          LookupTableSetup.prepare([...claimers, "not-a-key"]).pipe(Effect.provide(onChain(payer)))
+        )
+        assert.strictEqual(badAddress._tag, "InvalidRequest")
+        if (badAddress._tag === "InvalidRequest") assert.strictEqual(badAddress.field, "addresses[8]")
         const prepared = yield* LookupTableSetup.prepare(claimers, { commitment: "processed" }).pipe(
           Effect.provide(onChain(payer))
         )

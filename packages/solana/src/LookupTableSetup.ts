@@ -8,8 +8,8 @@
  *
  * @since 0.1.0
  */
-import type { FeeShare, Signer } from "@feeshare/domain"
-import { type Address, address } from "@solana/kit"
+import { type FeeShare, FeeShareError, PublicKey, type Signer } from "@feeshare/domain"
+import { type Address, address, isAddress } from "@solana/kit"
 import { Duration, Effect, Option, Schedule } from "effect"
 import * as Chain from "./Chain.js"
 import { LedgerReads } from "./LedgerReads.js"
@@ -120,9 +120,18 @@ export const prepare = Effect.fn("LookupTableSetup.prepare")(function*(
   const reads = yield* LedgerReads
   const chain = yield* Chain.Chain
   const wallet = signers.primary
+  const invalid = (field: string, rule: string) =>
+    new FeeShareError.InvalidRequest({
+      operation: "LookupTableSetup.prepare",
+      field,
+      rule,
+      message: `LookupTableSetup.prepare: ${field} ${rule}`
+    })
+  const bad = addresses.findIndex((a) => !isAddress(a))
+  if (bad >= 0) return yield* invalid(`addresses[${bad}]`, PublicKey.rule)
   const unique: ReadonlyArray<Address> = [...new Set(addresses)].map((a) => address(a))
-  if (unique.length > LookupTable.maxAddresses) {
-    return yield* Effect.dieMessage(`a lookup table holds at most ${LookupTable.maxAddresses} addresses`)
+  if (unique.length === 0 || unique.length > LookupTable.maxAddresses) {
+    return yield* invalid("addresses", `must hold 1 to ${LookupTable.maxAddresses} distinct addresses`)
   }
   for (const candidate of options.reuse ?? []) {
     if (holds(yield* reads.account(candidate), wallet.publicKey, unique)) {
