@@ -84,9 +84,9 @@ export const MarketView = Schema.Struct({
         admin: Schema.String,
         partner: Schema.NullOr(Schema.String),
         claimers: Schema.Array(Schema.Struct({ wallet: Schema.String, bps: Schema.Number })),
-        /** The config type of a config made by config creation (`POST /fee-share/config`), else null. */
+        // the config type of a config made by config creation (`POST /fee-share/config`), else null
         configType: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-        /** The deployer of such a config (its payer), earning 2 500 bps of the claimers pool. */
+        // the deployer of such a config (its payer), earning 2 500 bps of the claimers pool
         deployer: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
       }),
       { default: () => ({ admin: "", partner: null, claimers: [], configType: null, deployer: null }) }
