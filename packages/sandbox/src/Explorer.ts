@@ -85,9 +85,9 @@ export const MarketView = Schema.Struct({
         partner: Schema.NullOr(Schema.String),
         claimers: Schema.Array(Schema.Struct({ wallet: Schema.String, bps: Schema.Number })),
         // the config type of a config made by config creation (`POST /fee-share/config`), else null
-        configType: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+        configType: Schema.NullOr(Schema.String),
         // the deployer of such a config (its payer), earning 2 500 bps of the claimers pool
-        deployer: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+        deployer: Schema.NullOr(Schema.String)
       }),
       { default: () => ({ admin: "", partner: null, claimers: [], configType: null, deployer: null }) }
     ),
