@@ -72,9 +72,12 @@ const feeShareOf = (mint: string) =>
     const sandbox = yield* setup
     const state = yield* sandbox.state()
     const token = state.tokens.find((t) => t.mint === mint)
-    return token?.["feeShare"] as
-      | { admin: string; claimers: ReadonlyArray<{ wallet: string; bps: number }> }
-      | undefined
+    return token?.["feeShare"] as {
+      admin: string
+      claimers: ReadonlyArray<{ wallet: string; bps: number }>
+      configType: string | null
+      deployer: string | null
+    } | undefined
   })
 
 describe("config creation against the sandbox", () => {
@@ -106,6 +109,9 @@ describe("config creation against the sandbox", () => {
         const share = yield* feeShareOf(token.mint)
         assert.deepStrictEqual(share?.claimers.map((c) => c.wallet), claimers)
         assert.strictEqual(share?.admin, payer.publicKey)
+        // no platformConfigType given: the reference's Default, shown with the deployer
+        assert.strictEqual(share?.configType, FeeShare.defaultConfigType)
+        assert.strictEqual(share?.deployer, payer.publicKey)
 
         // asked again: a success that reuses the key, with nothing to sign
         const again = yield* feeShare.createConfig({
