@@ -109,6 +109,21 @@ export const transactionEntries: FeeShare.TransactionEntries = {
   ]
 }
 
+export const createConfigRequest: FeeShare.CreateConfigRequest = {
+  payer: wallet,
+  baseMint: tokenMint,
+  claimersArray: [wallet, otherWallet, key(16)],
+  basisPointsArray: [6000, 3000, 1000]
+}
+
+export const createConfigAnswer: FeeShare.CreateConfigAnswer = {
+  needsCreation: true,
+  feeShareAuthority: key(18),
+  meteoraConfigKey: key(19),
+  transactions: transactionEntries.transactions,
+  bundles: null
+}
+
 export const adminTokens: typeof FeeShare.AdminTokens.Type = { tokenMints: [tokenMint, key(17)] }
 
 export const launchRequest = {

@@ -65,6 +65,8 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
       .handle("vaults", ({ urlParams }) => record("claims", "vaults", urlParams).pipe(Effect.as(F.vaults))))
   const FeeShare = HttpApiBuilder.group(Api.Api, "feeShare", (handlers) =>
     handlers
+      .handle("createConfig", ({ payload }) =>
+        record("feeShare", "createConfig", payload).pipe(Effect.as(F.createConfigAnswer)))
       .handle("updateConfig", ({ payload }) =>
         record("feeShare", "updateConfig", payload).pipe(Effect.as(F.transactionEntries)))
       .handle("partnerClaim", ({ payload }) =>

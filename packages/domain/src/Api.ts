@@ -116,6 +116,15 @@ export const ClaimsGroup = HttpApiGroup.make("claims")
  */
 export const FeeShareGroup = HttpApiGroup.make("feeShare")
   .add(
+    HttpApiEndpoint.post("createConfig", "/fee-share/config")
+      .setPayload(FeeShare.CreateConfigRequest)
+      .addSuccess(Success(FeeShare.CreateConfigAnswer))
+      .annotate(
+        OpenApi.Summary,
+        "Create a token's fee-share config: bundles (each lands whole) first, then transactions in order"
+      )
+  )
+  .add(
     HttpApiEndpoint.post("updateConfig", "/fee-share/admin/update-config")
       .setPayload(FeeShare.UpdateConfigRequest)
       .addSuccess(Success(FeeShare.TransactionEntries))
@@ -317,7 +326,7 @@ export const SystemGroup = HttpApiGroup.make("system")
   )
 
 /**
- * The whole service: 21 operations under `{base_url}` and `ping` under `{root_url}`.
+ * The whole service: 22 operations under `{base_url}` and `ping` under `{root_url}`.
  *
  * @since 0.1.0
  * @category api

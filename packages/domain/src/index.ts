@@ -15,6 +15,8 @@ export * as Api from "./Api.js"
 /** @since 0.1.0 */
 export * as BasisPoints from "./BasisPoints.js"
 /** @since 0.1.0 */
+export * as BundleRelay from "./BundleRelay.js"
+/** @since 0.1.0 */
 export * as Claims from "./Claims.js"
 /** @since 0.1.0 */
 export * as Envelope from "./Envelope.js"

@@ -156,3 +156,92 @@ describe("FeeShare.PartnerClaimRequest and TransactionEntries", () => {
     assert.isFalse(Schema.is(FeeShare.TransactionEntries)({ transactions: [entry("AQID+w==")] }))
   })
 })
+
+type Create = typeof FeeShare.CreateConfigRequest.Type
+
+/** A valid config creation with `min..max` claimers, and optional partner and tip pairs. */
+const validCreate = (min = 1, max = 100): fc.Arbitrary<Create> =>
+  distinctPublicKeys(min, max).chain((claimers) =>
+    fc.record({
+      baseMint: publicKey,
+      payer: publicKey,
+      bps: bpsSumming(claimers.length),
+      tables: fc.array(publicKey, { minLength: 1, maxLength: 3 }),
+      partner: fc.option(fc.tuple(publicKey, publicKey), { nil: undefined }),
+      tip: fc.option(fc.tuple(publicKey, fc.integer({ min: 0, max: 1_000_000_000 })), { nil: undefined }),
+      configType: fc.option(fc.constantFrom(...Object.values(FeeShare.configTypes)), { nil: undefined })
+    }).map(({ baseMint, bps, configType, partner, payer, tables, tip }) => ({
+      payer,
+      baseMint,
+      claimersArray: claimers,
+      basisPointsArray: bps,
+      ...(claimers.length > 7 ? { additionalLookupTables: tables } : {}),
+      ...(partner === undefined ? {} : { partner: partner[0], partnerConfig: partner[1] }),
+      ...(tip === undefined ? {} : { tipWallet: tip[0], tipLamports: tip[1] }),
+      ...(configType === undefined ? {} : { platformConfigType: configType })
+    }))
+  )
+
+const invalidCreate = (request: Create, field: string, rule: string) =>
+  assertInvalid(FeeShare.CreateConfigRequest, { encoded: request, type: request }, field, rule)
+
+describe("FeeShare.CreateConfigRequest", () => {
+  it.prop("1..100 distinct claimers, bps summing to 10000, pairs complete: accepted, and the pure rule agrees", [
+    validCreate()
+  ], ([request]) => {
+    assert.deepStrictEqual(assertValid(FeeShare.CreateConfigRequest, request), request)
+    assert.isUndefined(FeeShare.createConfigIssue(request))
+  })
+
+  it.prop("bps that do not sum to 10000, or not aligned with the claimers, are rejected", [
+    validCreate(2, 100).chain((request) => fc.tuple(fc.constant(request), fc.nat(request.basisPointsArray.length - 1)))
+  ], ([[request, i]]) => {
+    const bps = [...request.basisPointsArray]
+    bps[i] = bps[i] === 0 ? 1 : bps[i]! - 1
+    invalidCreate({ ...request, basisPointsArray: bps }, "basisPointsArray", FeeShare.createConfigRules.sum)
+    invalidCreate(
+      { ...request, basisPointsArray: request.basisPointsArray.slice(1) },
+      "basisPointsArray",
+      FeeShare.createConfigRules.sameLength
+    )
+  })
+
+  it.prop("partner and partnerConfig go together; so do tipWallet and tipLamports", [
+    validCreate(1, 7),
+    publicKey
+  ], ([request, key]) => {
+    const { partner: _p, partnerConfig: _c, tipLamports: _l, tipWallet: _w, ...bare } = request
+    invalidCreate({ ...bare, partner: key }, "partnerConfig", FeeShare.createConfigRules.partner)
+    invalidCreate({ ...bare, partnerConfig: key }, "partner", FeeShare.createConfigRules.partner)
+    invalidCreate({ ...bare, partner: key, partnerConfig: null }, "partnerConfig", FeeShare.createConfigRules.partner)
+    invalidCreate({ ...bare, tipWallet: key }, "tipLamports", FeeShare.createConfigRules.tip)
+    invalidCreate({ ...bare, tipLamports: 5 }, "tipWallet", FeeShare.createConfigRules.tip)
+    assertValid(FeeShare.CreateConfigRequest, { ...bare, partner: null, partnerConfig: null })
+  })
+
+  it.prop("more than 7 claimers need lookup tables (7, not 15); up to 7 do not", [
+    validCreate(8, 100),
+    validCreate(1, 7)
+  ], ([many, few]) => {
+    const { additionalLookupTables: _, ...without } = many
+    invalidCreate(without, "additionalLookupTables", FeeShare.rules.lookupTables)
+    invalidCreate({ ...many, additionalLookupTables: [] }, "additionalLookupTables", FeeShare.rules.lookupTables)
+    invalidCreate({ ...many, additionalLookupTables: null }, "additionalLookupTables", FeeShare.rules.lookupTables)
+    const { additionalLookupTables: _f, ...fewWithout } = few
+    assertValid(FeeShare.CreateConfigRequest, fewWithout)
+  })
+
+  it.prop("platformConfigType is one of the 7 types; absent means the reference's Default", [
+    validCreate(1, 7),
+    fc.string().filter((s) => !(Object.values(FeeShare.configTypes) as ReadonlyArray<string>).includes(s))
+  ], ([request, other]) => {
+    assert.strictEqual(FeeShare.defaultConfigType, "fa29606e-5e48-4c37-827f-4b03d58ee23d")
+    assert.notStrictEqual(FeeShare.defaultConfigType, FeeShare.configTypes.locked96)
+    assert.strictEqual(Object.keys(FeeShare.configTypes).length, 7)
+    assert.isFalse(Schema.is(FeeShare.CreateConfigRequest)({ ...request, platformConfigType: other }))
+  })
+
+  it("the deployer earns 2500 bps of the gross claimers pool", () => {
+    assert.strictEqual(FeeShare.deployerBps, 2_500)
+  })
+})

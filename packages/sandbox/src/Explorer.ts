@@ -88,9 +88,13 @@ export const MarketView = Schema.Struct({
       Schema.Struct({
         admin: Schema.String,
         partner: Schema.NullOr(Schema.String),
-        claimers: Schema.Array(Schema.Struct({ wallet: Schema.String, bps: Schema.Number }))
+        claimers: Schema.Array(Schema.Struct({ wallet: Schema.String, bps: Schema.Number })),
+        // the config type of a config made by config creation (`POST /fee-share/config`), else null
+        configType: Schema.NullOr(Schema.String),
+        // the deployer of such a config (its payer), earning 2 500 bps of the claimers pool
+        deployer: Schema.NullOr(Schema.String)
       }),
-      { default: () => ({ admin: "", partner: null, claimers: [] }) }
+      { default: () => ({ admin: "", partner: null, claimers: [], configType: null, deployer: null }) }
     ),
     shares: Schema.optionalWith(
       Schema.Array(Schema.Struct({ wallet: Schema.String, unclaimed: Amount, claimed: Amount })),

@@ -155,6 +155,13 @@ export const tracked = <E, R>(market: Layer.Layer<Market, E, R>): Layer.Layer<Ma
               }`,
               new Uint8Array(base58.encode(result.swapTransaction))
             )),
+        createConfig: (request) =>
+          Effect.map(inner.createConfig(request), (answer) => {
+            for (const entry of [...(answer.bundles ?? []).flat(), ...(answer.transactions ?? [])]) {
+              history.served("create-config", request.baseMint, new Uint8Array(base58.encode(entry.transaction)))
+            }
+            return answer
+          }),
         updateConfig: (request) =>
           Effect.map(inner.updateConfig(request), entries("update-config")),
         partnerClaim: (wallet) => Effect.map(inner.partnerClaim(wallet), entries("partner-claim"))

@@ -77,6 +77,7 @@ export const make = (options: Pick<Options, "seed" | "slotMillis" | "dropRate" |
       submit: landing.submit,
       isBlockhashValid: (blockhash) => Effect.sync(() => clock.isValid(blockhash)),
       send: landing.send,
+      bundle: landing.bundle,
       simulate: (wire, simulate = {}) => Effect.map(decode(wire), (decoded) => landing.simulate(decoded, simulate)),
       statuses: (signatures, search) =>
         Effect.sync(() => signatures.map((signature) => records.status(signature, search, clock.slot()))),

@@ -95,7 +95,7 @@ export const make = (options: Pick<Options, "seed">) =>
     const tokenInfo = TokenInfoArea.make(market)
     const { launch } = LaunchArea.make(market, trading, tokenInfo)
     const handles = yield* Handles.make(market)
-    const { adminList, partnerClaim, updateConfig } = FeeSharing.make(market)
+    const { adminList, createConfig, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
     const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
     const { claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
@@ -104,6 +104,7 @@ export const make = (options: Pick<Options, "seed">) =>
       createPlan,
       positions,
       vaults,
+      createConfig,
       updateConfig,
       partnerClaim,
       adminList,

@@ -1,7 +1,9 @@
 /**
  * Hostile claim plans on demand (`--tamper KIND[=N|=P]`, `Options.tamper`): the claim-plan
  * endpoint serves a plan with one stage tampered in one way, for every plan, the next N
- * plans, or with probability P. Each kind breaks exactly one thing a client checks before it
+ * plans, or with probability P. The `tx-*` kinds do the same to the transactions served
+ * without plan metadata: one entry of config creation's answer (`POST /fee-share/config`)
+ * and the launch transaction (each kind's `endpoints`), counted per answer. Each kind breaks exactly one thing a client checks before it
  * signs (`PlanExecutor.verify`/`execute` of @feeshare/solana, `Plan.validate` of the domain),
  * so that a client in another process (a keeper, an MCP server, an explorer) can prove it
  * refuses the plan, and which refusal it gives.

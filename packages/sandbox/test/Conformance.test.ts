@@ -7,7 +7,7 @@
  * of its status).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Api, Envelope, TokenInfo } from "@feeshare/domain"
+import { Api, Envelope, FeeShare, TokenInfo } from "@feeshare/domain"
 import {
   createSolanaRpc,
   generateKeyPairSigner,
@@ -112,6 +112,48 @@ const table: ReadonlyArray<Row> = [
       { status: 400, call: { query: {} } },
       noKey({ query: { wallet: f.partner.address } })
     ]
+  },
+  {
+    group: "feeShare",
+    name: "createConfig",
+    source: reference(200, 400, 401, 500),
+    cases: (f) => {
+      const body = {
+        payer: f.creator.address,
+        baseMint: f.unlaunched.mint,
+        claimersArray: [f.creator.address, f.claimer.address],
+        basisPointsArray: [6_000, 4_000]
+      }
+      // eight distinct keys: more than 7 claimers need lookup tables
+      const eight = [
+        f.creator.address,
+        f.claimer.address,
+        f.partner.address,
+        f.stranger,
+        f.mint,
+        f.unlaunched.mint,
+        f.unlaunched.configKey,
+        "11111111111111111111111111111111"
+      ]
+      return [
+        { status: 200, call: { body } },
+        {
+          status: 200,
+          call: { body: { ...body, platformConfigType: FeeShare.configTypes.locked96, tipWallet: null } }
+        },
+        { status: 400, call: { body: { ...body, basisPointsArray: [6_000, 3_000] } } },
+        { status: 400, call: { body: { ...body, partner: f.partner.address } } },
+        { status: 400, call: { body: { ...body, platformConfigType: "96-percent-locked" } } },
+        {
+          status: 400,
+          call: { body: { ...body, claimersArray: eight, basisPointsArray: eight.map(() => 1_250) } }
+        },
+        { status: 400, call: { body: { ...body, memo: "unknown field" } } },
+        { status: 400, call: { body: { ...body, baseMint: f.mint } } },
+        { status: 400, call: { body: { ...body, baseMint: f.stranger } } },
+        noKey({ body })
+      ]
+    }
   },
   {
     group: "feeShare",

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BasisPoints, type Plan } from "@feeshare/domain"
+import * as LookupTable from "@feeshare/solana/LookupTable"
 import {
   type Address,
   generateKeyPairSigner,
@@ -240,15 +241,15 @@ describe("Market", () => {
       )
       const ledger = yield* Ledger.Ledger
       const clock = yield* ledger.clock
-      const [table, bump] = yield* Effect.promise(() => Programs.lookupTableAddress(creator.address, clock.slot))
+      const [table, bump] = yield* Effect.promise(() => LookupTable.tableAddress(creator.address, clock.slot))
       const { build } = yield* Effect.promise(() => import("@feeshare/solana/StageBuilder"))
       const built = yield* Effect.promise(() =>
         build({
           format: "legacy",
           feePayer: creator.address,
           instructions: [
-            Programs.createLookupTable(table, creator.address, creator.address, clock.slot, bump),
-            Programs.extendLookupTable(table, creator.address, creator.address, claimers.map((k) => k.address))
+            LookupTable.create(table, creator.address, creator.address, clock.slot, bump),
+            LookupTable.extend(table, creator.address, creator.address, claimers.map((k) => k.address))
           ],
           lifetime: { blockhash: clock.blockhash, lastValidBlockHeight: clock.lastValidBlockHeight },
           signers: [creator]

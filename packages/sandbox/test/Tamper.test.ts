@@ -84,7 +84,7 @@ describe("Tamper", () => {
       }
       const property = fc.asyncProperty(
         fc.string(),
-        fc.constantFrom(...Tamper.allKinds),
+        fc.constantFrom(...Tamper.planKinds),
         fc.constantFrom(...named),
         async (seed, kind, [name, plan]) => {
           const tampered = Tamper.apply(plan, kind, Seeded.stream(seed, "property"))
@@ -117,7 +117,7 @@ describe("Tamper", () => {
           })
       })
       for (const plan of [v0, v1]) {
-        for (const kind of Tamper.allKinds) {
+        for (const kind of Tamper.planKinds) {
           const tampered = planOf(Tamper.apply(plan, kind, Seeded.stream("execute", kind)))
           const error = yield* PlanExecutor.execute(tampered, { rebuild: () => Effect.succeed(tampered) }).pipe(
             Effect.flip,
@@ -133,7 +133,7 @@ describe("Tamper", () => {
     Effect.gen(function*() {
       const { plans: { v1 } } = yield* plans
       const empty: Plan.TransactionPlan = { ...v1, transactions: [], readiness: { status: "setup_required" } }
-      for (const kind of Tamper.allKinds) {
+      for (const kind of Tamper.planKinds) {
         assert.isUndefined(Tamper.apply(empty, kind, Seeded.stream("s", "t")))
         assert.deepStrictEqual(
           Tamper.apply(v1, kind, Seeded.stream("s", "t")),

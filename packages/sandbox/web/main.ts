@@ -218,6 +218,12 @@ const tokens = (s: State): string => {
     }
       <div class="muted">admin ${addr(t.feeShare.admin)}${
       t.feeShare.partner === null ? "" : ` · partner ${addr(t.feeShare.partner)}`
+    }${
+      t.feeShare.configType === null
+        ? ""
+        : `<br>config ${escape(t.feeShare.configType)} · deployer ${
+          addr(t.feeShare.deployer ?? "")
+        } (25 % of the claimers pool)`
     }</div>
       <h3>Claimed vs claimable</h3>${t.shares.length === 0 ? "<p class=\"muted\">(none)</p>" : claimsChart(t.shares)}
     </div>`

@@ -15,6 +15,7 @@ import * as Domain from "@feeshare/domain/FeeShareError"
 import * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 import * as Signer from "@feeshare/domain/Signer"
+import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import * as Chain from "@feeshare/solana/Chain"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -302,6 +303,18 @@ export class SignerNotRequired extends facade(Refusal.SignerNotRequired) {
 }
 
 /**
+ * The fee payer of a transaction is not the wallet. Nothing was signed.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class FeePayerMismatch extends facade(Refusal.FeePayerMismatch) {
+  static {
+    register(this)
+  }
+}
+
+/**
  * A signature already present does not verify. Nothing was signed.
  *
  * @since 0.1.0
@@ -497,4 +510,41 @@ export class Defect extends Schema.TaggedError<Defect>()("Defect", {
 }) implements ErrorFields {
   readonly tag = this._tag
   readonly rateLimit: RateLimitInfo | undefined = undefined
+}
+
+/**
+ * A bundle of a config creation did not land: `index` names its transaction that failed;
+ * none of the bundle's transactions landed.
+ *
+ * @since 0.1.0
+ * @category chain
+ */
+export class BundleRejected extends facade(BundleRelay.BundleRejected) {
+  static {
+    register(this)
+  }
+}
+
+/**
+ * The bundle relay could not be reached or did not answer its protocol.
+ *
+ * @since 0.1.0
+ * @category unreachable
+ */
+export class RelayUnavailable extends facade(BundleRelay.RelayUnavailable) {
+  static {
+    register(this)
+  }
+}
+
+/**
+ * An answer holds bundles and no bundle relay is configured. Nothing was signed.
+ *
+ * @since 0.1.0
+ * @category local
+ */
+export class NoBundleRelay extends facade(BundleRelay.NoBundleRelay) {
+  static {
+    register(this)
+  }
 }

@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import { platform } from "#platform"
+import { FetchHttpClient } from "@effect/platform"
 import * as ClientCall from "@feeshare/client/CallOptions"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as Client from "@feeshare/client/FeeShareClient"
@@ -16,6 +17,7 @@ import type * as Claims from "@feeshare/domain/Claims"
 import * as Domain from "@feeshare/domain/FeeShareError"
 import type * as Plan from "@feeshare/domain/Plan"
 import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
+import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
@@ -54,6 +56,16 @@ const requestedFormat = (request: Claims.ClaimPlanRequest | undefined) =>
 const isList = (
   signer: SignerInput.SignerInput | ReadonlyArray<SignerInput.SignerInput>
 ): signer is ReadonlyArray<SignerInput.SignerInput> => Array.isArray(signer)
+
+/** Whether `text` is an absolute http(s) URL. */
+const isHttpUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
 
 const invalid = (operation: string, field: string, rule: string) =>
   new Domain.InvalidRequest({ operation, field, rule, message: `${operation}: ${field} ${rule}` })
@@ -232,8 +244,9 @@ export class FeeShare implements AsyncDisposable {
     vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options)
   }
 
-  /** Fee-share configuration updates, partner claims, the admin list. */
+  /** Fee-share config creation and updates, partner claims, the admin list. */
   readonly feeShare: Group<"feeShare"> = {
+    createConfig: (input, options) => this.#call((client) => client.feeShare.createConfig(input), options),
     updateConfig: (input, options) => this.#call((client) => client.feeShare.updateConfig(input), options),
     partnerClaim: (input, options) => this.#call((client) => client.feeShare.partnerClaim(input), options),
     adminList: (input, options) => this.#call((client) => client.feeShare.adminList(input), options)
@@ -292,7 +305,20 @@ export class FeeShare implements AsyncDisposable {
     feeShareUpdate: (entries, options) =>
       this.#send("signAndSend.feeShareUpdate", (flow) => Flows.feeShareUpdate(entries, flow), options),
     partnerClaim: (entries, options) =>
-      this.#send("signAndSend.partnerClaim", (flow) => Flows.partnerClaim(entries, flow), options)
+      this.#send("signAndSend.partnerClaim", (flow) => Flows.partnerClaim(entries, flow), options),
+    createConfig: (answer, options) => {
+      const url = options?.bundleRelayUrl
+      const relay = url === undefined
+        ? Layer.empty
+        : isHttpUrl(url)
+        ? BundleRelay.layerHttp(url).pipe(Layer.provide(FetchHttpClient.layer))
+        : Layer.fail(invalid("signAndSend.createConfig", "bundleRelayUrl", "must be an absolute http(s) URL"))
+      return this.#send(
+        "signAndSend.createConfig",
+        (flow) => Effect.provide(Flows.createConfig(answer, flow), relay),
+        options
+      )
+    }
   }
 
   /**

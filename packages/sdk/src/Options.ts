@@ -176,6 +176,21 @@ export interface SignAndSend {
     entries: FeeShareDomain.TransactionEntries,
     options?: SendOptions
   ) => Promise<ReadonlyArray<Chain.Landed>>
+  /**
+   * Config creation's answer (`feeShare.createConfig`): every transaction verified first (the
+   * wallet the fee payer and its slot the only empty one), then each bundle through the
+   * bundle relay at `bundleRelayUrl` (all or nothing: `BundleRejected` names the failed
+   * transaction), then the transactions in order. `needsCreation: false` signs nothing and
+   * answers the existing key. An answer with bundles and no `bundleRelayUrl` is refused
+   * (`NoBundleRelay`) before any signature: the service's own relay is not documented.
+   */
+  readonly createConfig: (
+    answer: FeeShareDomain.CreateConfigAnswer,
+    options?: SendOptions & {
+      /** A relay speaking `@feeshare/domain/BundleRelay`, e.g. the sandbox's `{root_url}/sandbox/bundles`. */
+      readonly bundleRelayUrl?: string | undefined
+    }
+  ) => Promise<Flows.ConfigCreated>
   /** The partner-claim entries: all but the last together, then the last. */
   readonly partnerClaim: (
     entries: FeeShareDomain.TransactionEntries,

@@ -6,7 +6,15 @@ import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Keypair } from "@solana/web3.js"
 import { Effect, Redacted } from "effect"
-import { FeeShare, FormatMismatch, InvalidPlan, InvalidRequest, type PlanEvent, type SignerInput } from "feeshare"
+import {
+  FeeShare,
+  FormatMismatch,
+  InvalidPlan,
+  InvalidRequest,
+  NoBundleRelay,
+  type PlanEvent,
+  type SignerInput
+} from "feeshare"
 import { fromKeypair } from "feeshare/web3"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -222,6 +230,45 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     expect(result.stages.map((stage) => stage.kind)).toContain("claim")
     expect(result.rebuilds).toBe(0)
     expect(await feeshare.claims.positions({ wallet })).toEqual([])
+  })
+
+  it("config creation: refused without a relay for bundles (nothing signed); then lands as a bundle; asked again, the key is reused", async () => {
+    const payer = Keypair.generate()
+    const wallet = payer.publicKey.toBase58()
+    await fund(wallet)
+    const fresh = await sandbox.setup((s) => s.createToken({ payload: { creator: wallet } }))
+    const client = clientFor(payer.secretKey)
+    const answer = await client.feeShare.createConfig({
+      payer: wallet,
+      baseMint: fresh.mint,
+      claimersArray: [wallet, claimer.publicKey.toBase58()],
+      basisPointsArray: [8_000, 2_000]
+    })
+    expect(answer.needsCreation).toBe(true)
+    // the same transactions as one bundle: they must land together
+    const bundled = { ...answer, transactions: null, bundles: [answer.transactions ?? []] }
+    await expect(client.signAndSend.createConfig(bundled)).rejects.toBeInstanceOf(NoBundleRelay)
+    await expect(client.signAndSend.createConfig(bundled, { bundleRelayUrl: "not a url" })).rejects.toBeInstanceOf(
+      InvalidRequest
+    )
+    const created = await client.signAndSend.createConfig(bundled, {
+      bundleRelayUrl: `${sandbox.rootUrl}/sandbox/bundles`
+    })
+    expect(created.created).toBe(true)
+    expect(created.bundles[0]).toHaveLength(2)
+    const again = await client.feeShare.createConfig({
+      payer: wallet,
+      baseMint: fresh.mint,
+      claimersArray: [wallet],
+      basisPointsArray: [10_000]
+    })
+    expect(again.needsCreation).toBe(false)
+    expect(await client.signAndSend.createConfig(again)).toEqual({
+      configKey: fresh.configKey,
+      created: false,
+      bundles: [],
+      transactions: []
+    })
   })
 
   it("fee-share update: the new claimers and basis points take effect once landed", async () => {

@@ -99,6 +99,25 @@ const cases: ReadonlyArray<Case> = [
     effect: () => sandbox.effect((c) => c.claims.vaults({ wallet: partner.address }))
   },
   {
+    operation: "feeShare.createConfig",
+    facade: () =>
+      feeshare.feeShare.createConfig({
+        payer: creator.address,
+        baseMint: unlaunched.mint,
+        claimersArray: [creator.address, claimer.address],
+        basisPointsArray: [7_000, 3_000]
+      }),
+    effect: () =>
+      sandbox.effect((c) =>
+        c.feeShare.createConfig({
+          payer: creator.address,
+          baseMint: unlaunched.mint,
+          claimersArray: [creator.address, claimer.address],
+          basisPointsArray: [7_000, 3_000]
+        })
+      )
+  },
+  {
     operation: "feeShare.updateConfig",
     facade: () =>
       feeshare.feeShare.updateConfig({

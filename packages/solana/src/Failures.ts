@@ -12,6 +12,7 @@
 import * as FeeShareError from "@feeshare/domain/FeeShareError"
 import * as Plan from "@feeshare/domain/Plan"
 import * as Signer from "@feeshare/domain/Signer"
+import * as BundleRelay from "./BundleRelay.js"
 import * as Chain from "./Chain.js"
 import * as LocalSigner from "./LocalSigner.js"
 import * as PlanExecutor from "./PlanExecutor.js"
@@ -42,7 +43,8 @@ export const byKind = {
     FeeShareError.TransportError,
     FeeShareError.Timeout,
     Chain.ChainUnavailable,
-    FeeShareError.BudgetUnavailable
+    FeeShareError.BudgetUnavailable,
+    BundleRelay.RelayUnavailable
   ],
   unverified: [...TransactionRefusal.Refusal.members, Plan.InvalidPlan],
   chain: [
@@ -50,9 +52,10 @@ export const byKind = {
     Chain.TransactionFailed,
     Chain.BlockhashExpired,
     PlanExecutor.RebuildLimitReached,
-    PlanExecutor.SetupTimedOut
+    PlanExecutor.SetupTimedOut,
+    BundleRelay.BundleRejected
   ],
-  local: [LocalSigner.InvalidKey, Signer.SignerError]
+  local: [LocalSigner.InvalidKey, Signer.SignerError, BundleRelay.NoBundleRelay]
 } as const
 
 /**

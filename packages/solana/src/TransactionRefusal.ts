@@ -72,6 +72,18 @@ export class MissingSigner extends Schema.TaggedError<MissingSigner>()("MissingS
 }) {}
 
 /**
+ * The message's fee payer (its first signer) is not the wallet, so the wallet would sign a
+ * transaction someone else pays for and controls the order of.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class FeePayerMismatch extends Schema.TaggedError<FeePayerMismatch>()("FeePayerMismatch", {
+  ...fields,
+  signer: Schema.String
+}) {}
+
+/**
  * A local signer is not among the transaction's required signers.
  *
  * @since 0.1.0
@@ -153,6 +165,7 @@ export type Refusal =
   | UnexpectedSigner
   | MissingSigner
   | SignerNotRequired
+  | FeePayerMismatch
   | InvalidSignature
   | SignatureUnavailable
   | LifetimeMismatch
@@ -172,6 +185,7 @@ export const Refusal = Schema.Union(
   UnexpectedSigner,
   MissingSigner,
   SignerNotRequired,
+  FeePayerMismatch,
   InvalidSignature,
   SignatureUnavailable,
   LifetimeMismatch,

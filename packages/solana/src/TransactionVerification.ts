@@ -12,6 +12,7 @@ import { Effect, Option } from "effect"
 import { decode, type Decoded } from "./TransactionDecoding.js"
 import {
   BudgetMismatch,
+  FeePayerMismatch,
   FormatMismatch,
   InvalidSignature,
   LifetimeMismatch,
@@ -220,9 +221,42 @@ const verifySimple = (
 }
 
 /**
+ * The wallet (`signers[0]`) is the fee payer, and the only empty signature slot is the
+ * wallet's: every other signer has signed already, and every present signature verifies.
+ * Further local signers are not used. For transactions that come without plan metadata.
+ */
+const walletOnlyRefusal = (
+  decoded: Decoded,
+  wallet: Signer.Signer.Service | undefined
+): Refusal | undefined => {
+  const stage = decoded.label
+  const payer = decoded.signers[0] ?? ""
+  if (wallet === undefined || payer !== wallet.publicKey) {
+    return new FeePayerMismatch({
+      stage,
+      signer: payer,
+      message: `${stage}: the fee payer is ${payer}, not the wallet ${wallet?.publicKey ?? "(none)"}`
+    })
+  }
+  const signatures = decoded.transaction.signatures
+  for (let i = 1; i < decoded.signers.length; i++) {
+    const address = decoded.signers[i]!
+    if (signatures[address as keyof typeof signatures] === null) {
+      return new SignatureUnavailable({
+        stage,
+        signer: address,
+        message: `${stage}: the signature slot of ${address} is empty; only the wallet's may be`
+      })
+    }
+  }
+  return signaturesRefusal(decoded, decoded.signers, [wallet])
+}
+
+/**
  * Verifies the launch transaction (base58): the mint is a signer whose signature is present
- * and valid, the first local signer (the wallet) is a signer, every other signature present
- * verifies and every missing one is local. Further local signers sign only if listed.
+ * and valid, the wallet (the first local signer) is the fee payer and its slot the only empty
+ * one, and every present signature verifies. The reference does not say who pays for the
+ * launch; feeshare requires the wallet, so that no one else can order or replace it.
  *
  * @since 0.1.0
  * @category verification
@@ -248,7 +282,15 @@ export const verifyLaunch = (
         message: `launch: the mint ${options.mint} has not signed`
       })
     }
-    return yield* verifySimple(decoded, options.signers, Option.none())
+    const wallet = options.signers[0]
+    const refusal = walletOnlyRefusal(decoded, wallet)
+    if (refusal !== undefined) return yield* Effect.fail(refusal)
+    return {
+      _tag: "Verified",
+      decoded,
+      signers: wallet === undefined ? [] : [wallet],
+      lastValidBlockHeight: Option.none()
+    }
   })
 
 /**
@@ -293,4 +335,31 @@ export const verifyEntry = (
     const refusal = lifetimeRefusal(decoded, entry.blockhash.blockhash)
     if (refusal !== undefined) return yield* Effect.fail(refusal)
     return yield* verifySimple(decoded, signers, Option.some(BigInt(entry.blockhash.lastValidBlockHeight)))
+  })
+
+/**
+ * Verifies a transaction that comes without plan metadata (a config-creation entry, a
+ * lookup-table transaction): decoded canonically, the message's blockhash is the stated one,
+ * the wallet (the first local signer) is the fee payer and its slot the only empty one, and
+ * every present signature verifies. Only the wallet signs it.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const verifyWalletTransaction = (
+  entry: FeeShare.TransactionEntry,
+  signers: ReadonlyArray<Signer.Signer.Service>,
+  label: string
+): Effect.Effect<Verified, Refusal> =>
+  Effect.gen(function*() {
+    const decoded = yield* decode(entry.transaction, "base58", label)
+    const wallet = signers[0]
+    const refusal = walletOnlyRefusal(decoded, wallet) ?? lifetimeRefusal(decoded, entry.blockhash.blockhash)
+    if (refusal !== undefined) return yield* Effect.fail(refusal)
+    return {
+      _tag: "Verified",
+      decoded,
+      signers: wallet === undefined ? [] : [wallet],
+      lastValidBlockHeight: Option.some(BigInt(entry.blockhash.lastValidBlockHeight))
+    }
   })

@@ -28,3 +28,11 @@ export * as PlanProgress from "./PlanProgress.js"
 export * as Flows from "./Flows.js"
 /** @since 0.1.0 */
 export * as Failures from "./Failures.js"
+/** @since 0.1.0 */
+export * as BundleRelay from "./BundleRelay.js"
+/** @since 0.1.0 */
+export * as LedgerReads from "./LedgerReads.js"
+/** @since 0.1.0 */
+export * as LookupTable from "./LookupTable.js"
+/** @since 0.1.0 */
+export * as LookupTableSetup from "./LookupTableSetup.js"

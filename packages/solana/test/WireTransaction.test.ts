@@ -242,7 +242,7 @@ describe("WireTransaction.verifyStage", () => {
 })
 
 describe("WireTransaction: launch, swap and entries (base58)", () => {
-  it.effect("launch: the mint's signature must be present and valid; the wallet must sign", () =>
+  it.effect("launch: the mint's signature present and valid; the wallet the fee payer and its slot the only empty one", () =>
     Effect.gen(function*() {
       const [wallet, mint, other] = yield* Effect.promise(() =>
         Promise.all([generateKeyPairSigner(), generateKeyPairSigner(), generateKeyPairSigner()])
@@ -270,7 +270,22 @@ describe("WireTransaction: launch, swap and entries (base58)", () => {
         )
       assert.strictEqual(yield* tag(unsignedByMint, mint.address, walletSigner), "SignatureUnavailable")
       assert.strictEqual(yield* tag(text, other.address, walletSigner), "MissingSigner")
-      assert.strictEqual(yield* tag(text, mint.address, LocalSigner.fromKeyPairSigner(other)), "SignerNotRequired")
+      // a wallet that is not the fee payer does not sign
+      assert.strictEqual(yield* tag(text, mint.address, LocalSigner.fromKeyPairSigner(other)), "FeePayerMismatch")
+      // another empty slot is refused, even when a local signer could fill it
+      const third = yield* Effect.promise(() =>
+        buildLegacy({
+          feePayer: wallet.address,
+          signNow: [mint],
+          instructions: [...instructions, requireSigner(other.address)],
+          blockhash
+        })
+      )
+      const refused = yield* WireTransaction.verifyLaunch(third, {
+        mint: mint.address,
+        signers: [walletSigner, LocalSigner.fromKeyPairSigner(other)]
+      }).pipe(Effect.flip)
+      assert.strictEqual(refused._tag, "SignatureUnavailable")
       const bytes = Wire.toBytes(text, "base58")!
       bytes[1 + 64 + 5] = bytes[1 + 64 + 5]! ^ 1 // the mint's signature (second slot)
       assert.strictEqual(yield* tag(Wire.fromBytes(bytes, "base58"), mint.address, walletSigner), "InvalidSignature")

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Api, type Claims } from "@feeshare/domain"
+import { Api, type Claims, type FeeShare } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Accounts } from "../model/accounts.js"
@@ -36,6 +36,7 @@ const claims = {
   vaults: respond(Api.ClaimsGroup, "vaults")
 }
 const feeShare = {
+  createConfig: respond(Api.FeeShareGroup, "createConfig"),
   updateConfig: respond(Api.FeeShareGroup, "updateConfig"),
   partnerClaim: respond(Api.FeeShareGroup, "partnerClaim"),
   adminList: respond(Api.FeeShareGroup, "adminList")
@@ -90,11 +91,10 @@ const tamperer = (options: Pick<Options.Options, "seed" | "tamper">) =>
     Effect.catchTag("ParseError", (error) => Effect.dieMessage(`sandbox option tamper: ${error.message}`))
   )
 
-const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
+const claimsLive = (tamper: Tamper.Tamperer) =>
   HttpApiBuilder.group(FullApi, "claims", (handlers) =>
     Effect.gen(function*() {
       const market = yield* Market
-      const tamper = yield* tamperer(options)
       const history = Option.getOrUndefined(yield* Effect.serviceOption(History))
       // the claim-plan endpoint serves what the tamperer makes of the plan (`--tamper`)
       const createPlan = (payload: Claims.ClaimPlanRequest) =>
@@ -117,21 +117,11 @@ const claimsLive = (options: Pick<Options.Options, "seed" | "tamper">) =>
           claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
     }))
 
-const FeeShareLive = HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
-  Effect.map(Market, (market) =>
-    handlers
-      .handle(
-        "updateConfig",
-        ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
-      )
-      .handle(
-        "partnerClaim",
-        ({ payload }) => feeShare.partnerClaim(op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
-      )
-      .handle(
-        "adminList",
-        ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
-      )))
+/** Config creation's answer as served: tampered when a transaction kind of `--tamper` applies. */
+const servedConfig = (tamper: Tamper.Tamperer, answer: FeeShare.CreateConfigAnswer) => {
+  const kind = answer.needsCreation ? tamper.nextTransaction("config") : undefined
+  return kind === undefined ? answer : Tamper.applyToConfig(answer, kind, tamper.random)?.answer ?? answer
+}
 
 /**
  * The media URLs of the sandbox that answers `request`: its `Host` (the middleware already
@@ -143,19 +133,59 @@ const mediaUrls = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
   return { metadata: at(MediaGroup.endpoints.tokenMetadata.path), image: at(MediaGroup.endpoints.tokenImage.path) }
 })
 
-const LaunchLive = HttpApiBuilder.group(FullApi, "launch", (handlers) =>
-  Effect.map(Market, (market) =>
-    handlers
-      .handle(
-        "createTransaction",
-        ({ payload }) => launch.createTransaction(op("launch.createTransaction", market.launch(payload)))
-      )
-      .handle("createTokenInfo", ({ payload }) =>
-        launch.createTokenInfo(
-          op("launch.createTokenInfo", Effect.flatMap(mediaUrls, (urls) => market.createTokenInfo(payload, urls)))
-        ))
-      .handle("wallet", ({ urlParams }) => launch.wallet(op("launch.wallet", market.lookupWallet(urlParams))))
-      .handle("wallets", ({ payload }) => launch.wallets(op("launch.wallets", market.lookupWallets(payload))))))
+/** The launch transaction as served: tampered when a transaction kind of `--tamper` applies. */
+const servedLaunch = (tamper: Tamper.Tamperer, transaction: string) => {
+  const kind = tamper.nextTransaction("launch")
+  return kind === undefined || kind === "tx-wrong-blockhash"
+    ? transaction
+    : Tamper.applyToText(transaction, kind, tamper.random)
+}
+
+const feeShareLive = (tamper: Tamper.Tamperer) =>
+  HttpApiBuilder.group(FullApi, "feeShare", (handlers) =>
+    Effect.map(Market, (market) =>
+      handlers
+        .handle(
+          "createConfig",
+          ({ payload }) =>
+            feeShare.createConfig(
+              op(
+                "feeShare.createConfig",
+                Effect.map(market.createConfig(payload), (answer) => servedConfig(tamper, answer))
+              )
+            )
+        )
+        .handle(
+          "updateConfig",
+          ({ payload }) => feeShare.updateConfig(op("feeShare.updateConfig", market.updateConfig(payload)))
+        )
+        .handle(
+          "partnerClaim",
+          ({ payload }) =>
+            feeShare.partnerClaim(op("feeShare.partnerClaim", market.partnerClaim(payload.partnerWallet)))
+        )
+        .handle(
+          "adminList",
+          ({ urlParams }) => feeShare.adminList(op("feeShare.adminList", market.adminList(urlParams.wallet)))
+        )))
+
+const launchLive = (tamper: Tamper.Tamperer) =>
+  HttpApiBuilder.group(FullApi, "launch", (handlers) =>
+    Effect.map(Market, (market) =>
+      handlers
+        .handle(
+          "createTransaction",
+          ({ payload }) =>
+            launch.createTransaction(
+              op("launch.createTransaction", Effect.map(market.launch(payload), (text) => servedLaunch(tamper, text)))
+            )
+        )
+        .handle("createTokenInfo", ({ payload }) =>
+          launch.createTokenInfo(
+            op("launch.createTokenInfo", Effect.flatMap(mediaUrls, (urls) => market.createTokenInfo(payload, urls)))
+          ))
+        .handle("wallet", ({ urlParams }) => launch.wallet(op("launch.wallet", market.lookupWallet(urlParams))))
+        .handle("wallets", ({ payload }) => launch.wallets(op("launch.wallets", market.lookupWallets(payload))))))
 
 const MediaLive = HttpApiBuilder.group(FullApi, "media", (handlers) =>
   Effect.map(Market, (market) =>
@@ -246,6 +276,7 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
           "createFeeShareConfig",
           ({ payload }) => op("sandbox.createFeeShareConfig", market.createFeeShareConfig(payload))
         )
+        .handle("relayBundle", ({ payload }) => op("sandbox.relayBundle", market.relayBundle(payload)))
         .handle("airdrop", ({ payload }) => op("sandbox.airdrop", market.airdrop(payload)))
         .handle("createHolding", ({ payload }) => op("sandbox.createHolding", market.createHolding(payload)))
         .handle("quoteMints", () => op("sandbox.quoteMints", market.quoteMints))
@@ -274,16 +305,17 @@ const sandboxLive = (fixtures: EvmFixtures.Fixtures) =>
 
 /** Every group's handlers; needs `Market` and `Accounts`. */
 export const layer = (fixtures: EvmFixtures.Fixtures, options: Pick<Options.Options, "seed" | "tamper">) =>
-  Layer.mergeAll(
-    claimsLive(options),
-    FeeShareLive,
-    LaunchLive,
-    TradeLive,
-    AnalyticsLive,
-    evmLive(fixtures),
-    IdentityLive,
-    AgentAuthLive,
-    SystemLive,
-    MediaLive,
-    sandboxLive(fixtures)
-  ).pipe(Layer.provide(ApiKeyLive))
+  Layer.unwrapEffect(Effect.map(tamperer(options), (tamper) =>
+    Layer.mergeAll(
+      claimsLive(tamper),
+      feeShareLive(tamper),
+      launchLive(tamper),
+      TradeLive,
+      AnalyticsLive,
+      evmLive(fixtures),
+      IdentityLive,
+      AgentAuthLive,
+      SystemLive,
+      MediaLive,
+      sandboxLive(fixtures)
+    ))).pipe(Layer.provide(ApiKeyLive))

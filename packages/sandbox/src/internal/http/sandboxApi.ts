@@ -3,7 +3,7 @@
  * every name.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Envelope, EvmAddress, FeeShareError, PublicKey, RawAmount, TokenInfo } from "@feeshare/domain"
+import { BundleRelay, Envelope, EvmAddress, FeeShareError, PublicKey, RawAmount, TokenInfo } from "@feeshare/domain"
 import { Schema } from "effect"
 import * as Market from "../model/market/service.js"
 
@@ -80,6 +80,15 @@ export const SandboxGroup = HttpApiGroup.make("sandbox")
       .setPayload(Market.CreateFeeShareConfigInput)
       .addSuccess(Envelope.Success(Market.FeeShareConfigView))
       .annotate(OpenApi.Summary, "Sandbox-only: create a fee-share config (claimers, bps, admin, partner)")
+  )
+  .add(
+    HttpApiEndpoint.post("relayBundle", "/bundles")
+      .setPayload(BundleRelay.RelayRequest)
+      .addSuccess(Envelope.Success(BundleRelay.RelayAnswer))
+      .annotate(
+        OpenApi.Summary,
+        "Sandbox-only: the bundle relay: 1 to 5 signed base58 transactions land together, in order, or none do; no tip"
+      )
   )
   .add(
     HttpApiEndpoint.post("airdrop", "/airdrop")

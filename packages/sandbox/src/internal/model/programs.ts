@@ -1,6 +1,7 @@
 /**
  * Instruction builders for the programs LiteSVM preloads (System, SPL Token, Token-2022 with
- * its transfer-fee extension, Associated Token Account, Memo v3, Address Lookup Table).
+ * its transfer-fee extension, Associated Token Account, Memo v3; the Address Lookup Table's are
+ * `@feeshare/solana/LookupTable`).
  * Hand-written layouts: the program clients published for Kit do not all resolve to the Kit
  * version the sandbox uses.
  */
@@ -9,7 +10,6 @@ import {
   type Address,
   address,
   createAddressWithSeed,
-  getAddressDecoder,
   getAddressEncoder,
   getProgramDerivedAddress,
   getU64Encoder,
@@ -22,7 +22,6 @@ export const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5D
 export const TOKEN_2022_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 export const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
-export const ALT_PROGRAM = address("AddressLookupTab1e1111111111111111111111111")
 /** Wrapped SOL: the default quote mint. */
 export const NATIVE_MINT = address("So11111111111111111111111111111111111111112")
 
@@ -30,8 +29,6 @@ export const NATIVE_MINT = address("So11111111111111111111111111111111111111112"
 export const MINT_SIZE = 82
 
 const addressEncoder = getAddressEncoder()
-const addressDecoder = getAddressDecoder()
-const addressFromBytes = (bytes: Uint8Array): Address => addressDecoder.decode(bytes)
 const u64 = getU64Encoder()
 
 const concat = (...parts: ReadonlyArray<ArrayLike<number>>): Uint8Array => {
@@ -222,53 +219,6 @@ export const memoKind = (text: string): string | undefined =>
     : text.startsWith(servicePrefix)
     ? (text.slice(servicePrefix.length).split(" ")[0] || undefined)
     : undefined
-
-/** The lookup table address of `authority` created at `recentSlot`, and its bump. */
-export const lookupTableAddress = async (
-  authority: Address,
-  recentSlot: bigint
-): Promise<readonly [Address, number]> => {
-  const [table, bump] = await getProgramDerivedAddress({
-    programAddress: ALT_PROGRAM,
-    seeds: [addressEncoder.encode(authority), u64Bytes(recentSlot)]
-  })
-  return [table, bump] as const
-}
-
-/** Address Lookup Table CreateLookupTable (the authority signs, as the program accepts). */
-export const createLookupTable = (
-  table: Address,
-  authority: Address,
-  payer: Address,
-  recentSlot: bigint,
-  bump: number
-): Instruction => ({
-  programAddress: ALT_PROGRAM,
-  accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
-  data: concat(u32Bytes(0), u64Bytes(recentSlot), [bump])
-})
-
-/** Address Lookup Table ExtendLookupTable. */
-export const extendLookupTable = (
-  table: Address,
-  authority: Address,
-  payer: Address,
-  addresses: ReadonlyArray<Address>
-): Instruction => ({
-  programAddress: ALT_PROGRAM,
-  accounts: [writable(table), signer(authority), writableSigner(payer), readonly(SYSTEM_PROGRAM)],
-  data: concat(u32Bytes(2), u64Bytes(BigInt(addresses.length)), ...addresses.map((a) => addressEncoder.encode(a)))
-})
-
-/** Addresses held by a lookup table account's data (after its 56-byte header). */
-export const lookupTableAddresses = (data: Uint8Array): ReadonlyArray<Address> | undefined => {
-  if (data.length < 56 || (data.length - 56) % 32 !== 0) return undefined
-  const out: Array<Address> = []
-  for (let offset = 56; offset < data.length; offset += 32) {
-    out.push(addressFromBytes(data.subarray(offset, offset + 32)))
-  }
-  return out
-}
 
 /** The token amount of an SPL token account's data. */
 export const tokenAmount = (data: Uint8Array): bigint | undefined =>

@@ -2,7 +2,7 @@
  * Hostile claim plans (`--tamper`): the kinds, their schema and `make`; `Tamper.ts`
  * re-exports every name.
  */
-import type { Plan } from "@feeshare/domain"
+import type { FeeShare, Plan } from "@feeshare/domain"
 import { priorityFeeUnit } from "@feeshare/domain/Plan"
 import * as PublicKey from "@feeshare/domain/PublicKey"
 import * as Wire from "@feeshare/domain/WireTransaction"
@@ -12,12 +12,12 @@ import { createHash } from "node:crypto"
 import * as Seeded from "./seeded.js"
 
 /**
- * Every kind of tampering.
+ * The kinds that tamper a claim plan's stage.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Kind = Schema.Literal(
+export const PlanKind = Schema.Literal(
   "flip-byte",
   "wrong-hash",
   "extra-signer",
@@ -29,13 +29,57 @@ export const Kind = Schema.Literal(
   "wrong-budget",
   "wrong-size",
   "wrong-format"
-).annotations({ identifier: "TamperKind" })
+).annotations({ identifier: "TamperPlanKind" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PlanKind = typeof PlanKind.Type
+
+/**
+ * The kinds that tamper a transaction served without plan metadata: one of config creation's
+ * (`POST /fee-share/config`: a bundle's or a transaction's entry) or the launch transaction
+ * (`create-launch-transaction`; `tx-wrong-blockhash` does not apply to it, it states none).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TransactionKind = Schema.Literal(
+  "tx-fee-payer",
+  "tx-empty-slot",
+  "tx-forged-signature",
+  "tx-trailing-bytes",
+  "tx-wrong-blockhash"
+).annotations({ identifier: "TamperTransactionKind" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type TransactionKind = typeof TransactionKind.Type
+
+/**
+ * Every kind of tampering.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Kind = Schema.Union(PlanKind, TransactionKind).annotations({ identifier: "TamperKind" })
 
 /**
  * @since 0.1.0
  * @category models
  */
 export type Kind = typeof Kind.Type
+
+/**
+ * The endpoints a transaction kind tampers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Endpoint = "config" | "launch"
 
 /**
  * The refusal a client gives a plan tampered in some way: a `WireTransaction.Refusal` tag,
@@ -82,7 +126,39 @@ export const kinds: { readonly [K in Kind]: { readonly does: string; readonly re
   "wrong-format": {
     does: "`format` (and `priorityFee.unit`) of the other version than the message's",
     refusal: "FormatMismatch"
+  },
+  "tx-fee-payer": {
+    does:
+      "the message's first two signers (and their slots) swapped: the service's co-signer (config account, mint) pays",
+    refusal: "FeePayerMismatch"
+  },
+  "tx-empty-slot": {
+    does: "the service's signature slot emptied: two slots to fill, the wallet's and another",
+    refusal: "SignatureUnavailable"
+  },
+  "tx-forged-signature": {
+    does: "the service's signature slot holds 64 bytes that do not verify",
+    refusal: "InvalidSignature"
+  },
+  "tx-trailing-bytes": { does: "bytes appended after the transaction", refusal: "NonCanonicalTransaction" },
+  "tx-wrong-blockhash": {
+    does: "the entry states a blockhash that is not the message's (config creation only)",
+    refusal: "LifetimeMismatch"
   }
+}
+
+/**
+ * The endpoints each transaction kind tampers.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const endpoints: { readonly [K in TransactionKind]: ReadonlyArray<Endpoint> } = {
+  "tx-fee-payer": ["config", "launch"],
+  "tx-empty-slot": ["config", "launch"],
+  "tx-forged-signature": ["config", "launch"],
+  "tx-trailing-bytes": ["config", "launch"],
+  "tx-wrong-blockhash": ["config"]
 }
 
 /**
@@ -91,7 +167,31 @@ export const kinds: { readonly [K in Kind]: { readonly does: string; readonly re
  * @since 0.1.0
  * @category constants
  */
-export const allKinds: ReadonlyArray<Kind> = Kind.literals
+export const allKinds: ReadonlyArray<Kind> = [...PlanKind.literals, ...TransactionKind.literals]
+
+/**
+ * The kinds that tamper claim plans.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const planKinds: ReadonlyArray<PlanKind> = PlanKind.literals
+
+/**
+ * The kinds that tamper transactions served without plan metadata.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const transactionKinds: ReadonlyArray<TransactionKind> = TransactionKind.literals
+
+/**
+ * Whether a kind tampers claim plans.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isPlanKind = (kind: Kind): kind is PlanKind => (PlanKind.literals as ReadonlyArray<string>).includes(kind)
 
 /** Rules of a `Tamper`, as the flag parser and the schema word them. */
 const rules = {
@@ -157,7 +257,7 @@ export type Random = Pick<Seeded.Stream, "bytes" | "below">
  * @category models
  */
 export interface Tampered {
-  readonly kind: Kind
+  readonly kind: PlanKind
   readonly stage: string
   readonly plan: Plan.TransactionPlan
 }
@@ -205,7 +305,7 @@ const otherKey = (random: Random, avoid: ReadonlyArray<string>): string => {
 }
 
 const stageTampering: {
-  readonly [K in Exclude<Kind, "forward-depends-on">]: (stage: Plan.Stage, random: Random) => Plan.Stage
+  readonly [K in Exclude<PlanKind, "forward-depends-on">]: (stage: Plan.Stage, random: Random) => Plan.Stage
 } = {
   "flip-byte": (stage, random) => {
     const bytes = wire(stage)
@@ -267,7 +367,7 @@ const stageTampering: {
  * @since 0.1.0
  * @category tampering
  */
-export const apply = (plan: Plan.TransactionPlan, kind: Kind, random: Random): Tampered | undefined => {
+export const apply = (plan: Plan.TransactionPlan, kind: PlanKind, random: Random): Tampered | undefined => {
   const stages = plan.transactions
   if (stages.length === 0) return undefined
   if (kind === "forward-depends-on") {
@@ -288,21 +388,158 @@ export const apply = (plan: Plan.TransactionPlan, kind: Kind, random: Random): T
 // the endpoint's tamperer
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// transactions without plan metadata
+// ---------------------------------------------------------------------------
+
+/** Where the message and the static account keys sit in legacy or v0 wire bytes. */
+const keysLayout = (bytes: Uint8Array) => {
+  const count = bytes[0] ?? 0
+  const message = 1 + SIGNATURE * count
+  const versioned = ((bytes[message] ?? 0) & 0x80) !== 0
+  const header = message + (versioned ? 1 : 0)
+  // header (3 bytes), then shortvec(key count) (one byte below 128 keys), then the keys
+  return { count, keys: header + 4 }
+}
+
+const transactionTampering: {
+  readonly [K in Exclude<TransactionKind, "tx-wrong-blockhash">]: (bytes: Uint8Array, random: Random) => Uint8Array
+} = {
+  "tx-fee-payer": (bytes) => {
+    const { count, keys } = keysLayout(bytes)
+    if (count < 2) throw new TypeError("tx-fee-payer: the transaction has a single signer")
+    // the keys and their signature slots, so that each key keeps the signature it had
+    const swap = (at: number, size: number) => {
+      const first = bytes.slice(at, at + size)
+      bytes.copyWithin(at, at + size, at + 2 * size)
+      bytes.set(first, at + size)
+    }
+    swap(keys, 32)
+    swap(1, SIGNATURE)
+    return bytes
+  },
+  "tx-empty-slot": (bytes) => {
+    if (keysLayout(bytes).count < 2) throw new TypeError("tx-empty-slot: the transaction has a single signer")
+    bytes.fill(0, 1 + SIGNATURE, 1 + 2 * SIGNATURE)
+    return bytes
+  },
+  "tx-forged-signature": (bytes, random) => {
+    if (keysLayout(bytes).count < 2) throw new TypeError("tx-forged-signature: the transaction has a single signer")
+    const forged = random.bytes(SIGNATURE)
+    forged[0] = forged[0]! | 1
+    bytes.set(forged, 1 + SIGNATURE)
+    return bytes
+  },
+  "tx-trailing-bytes": (bytes, random) => {
+    const extra = random.bytes(1 + random.below(8))
+    const out = new Uint8Array(bytes.length + extra.length)
+    out.set(bytes)
+    out.set(extra, bytes.length)
+    return out
+  }
+}
+
 /**
- * Decides, plan after plan, whether and how to tamper (the state of the counts and of the
- * seeded stream lives in it).
+ * Tampers one base58 transaction of an endpoint without plan metadata in the way of `kind`
+ * (`tx-wrong-blockhash` changes the stated blockhash, not the bytes).
+ *
+ * @since 0.1.0
+ * @category tampering
+ */
+export const applyToEntry = (
+  entry: {
+    readonly transaction: string
+    readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: number }
+  },
+  kind: TransactionKind,
+  random: Random
+) => {
+  if (kind === "tx-wrong-blockhash") {
+    return { ...entry, blockhash: { ...entry.blockhash, blockhash: otherKey(random, [entry.blockhash.blockhash]) } }
+  }
+  return { ...entry, transaction: applyToText(entry.transaction, kind, random) }
+}
+
+/**
+ * Tampers a base58 transaction (the launch's) in the way of a byte-level `kind`.
+ *
+ * @since 0.1.0
+ * @category tampering
+ */
+export const applyToText = (
+  text: string,
+  kind: Exclude<TransactionKind, "tx-wrong-blockhash">,
+  random: Random
+): string => {
+  const bytes = Wire.toBytes(text, "base58")
+  if (bytes === undefined) throw new TypeError("the transaction is not base58")
+  return Wire.fromBytes(transactionTampering[kind](bytes, random), "base58")
+}
+
+/**
+ * Tampers one entry of a config-creation answer (a bundle's or a transaction's, chosen by
+ * `random` among those the kind applies to: a co-signed one for the kinds that change the
+ * co-signer); an answer without such entries (`needsCreation: false`) is served as it is.
+ *
+ * @since 0.1.0
+ * @category tampering
+ */
+export const applyToConfig = (
+  answer: FeeShare.CreateConfigAnswer,
+  kind: TransactionKind,
+  random: Random
+): { readonly answer: FeeShare.CreateConfigAnswer; readonly entry: string } | undefined => {
+  // the kinds that change a co-signer need a transaction with one
+  const applies = (entry: FeeShare.TransactionEntry) =>
+    kind === "tx-trailing-bytes" || kind === "tx-wrong-blockhash" ||
+    (Wire.toBytes(entry.transaction, "base58")?.[0] ?? 0) >= 2
+  const places = [
+    ...(answer.bundles ?? []).flatMap((bundle, i) =>
+      bundle.flatMap((entry, j) => applies(entry) ? [{ label: `bundle ${i} transaction ${j}`, i, j }] : [])
+    ),
+    ...(answer.transactions ?? []).flatMap((entry, j) =>
+      applies(entry) ? [{ label: `transaction ${j}`, i: -1, j }] : []
+    )
+  ]
+  if (places.length === 0) return undefined
+  const place = places[random.below(places.length)]!
+  if (place.i < 0) {
+    const transactions = (answer.transactions ?? []).map((e, j) => j === place.j ? applyToEntry(e, kind, random) : e)
+    return { answer: { ...answer, transactions }, entry: place.label }
+  }
+  const bundles = (answer.bundles ?? []).map((bundle, i) =>
+    i === place.i ? bundle.map((e, j) => j === place.j ? applyToEntry(e, kind, random) : e) : bundle
+  )
+  return { answer: { ...answer, bundles }, entry: place.label }
+}
+
+// ---------------------------------------------------------------------------
+// the endpoint's tamperer
+// ---------------------------------------------------------------------------
+
+/**
+ * Decides, plan after plan (and transaction after transaction), whether and how to tamper
+ * (the state of the counts and of the seeded stream lives in it).
  *
  * @since 0.1.0
  * @category models
  */
 export interface Tamperer {
-  /** The plan to serve: tampered by the first tampering that applies, or unchanged. */
+  /** The plan to serve: tampered by the first plan tampering that applies, or unchanged. */
   readonly next: (plan: Plan.TransactionPlan) => Tampered | undefined
+  /**
+   * The transaction kind to apply to the next answer of `endpoint`, if one applies (the
+   * first transaction tampering of that endpoint, in order, counted like plans).
+   */
+  readonly nextTransaction: (endpoint: Endpoint) => TransactionKind | undefined
+  /** The stream the transaction kinds draw from. */
+  readonly random: Random
 }
 
 /**
  * A tamperer over `tampers`, deterministic from `seed`. A plan without stages is served as
- * it is and counts for none of them.
+ * it is and counts for none of them. Plan kinds count claim plans; transaction kinds count
+ * the answers of the endpoints they tamper.
  *
  * @since 0.1.0
  * @category constructors
@@ -310,18 +547,31 @@ export interface Tamperer {
 export const make = (seed: string, tampers: ReadonlyArray<Tamper>): Tamperer => {
   const random = Seeded.stream(seed, "tamper")
   const remaining = tampers.map((tamper) => tamper.plans)
+  const applies = (i: number, tamper: Tamper): boolean => {
+    const left = remaining[i]
+    if (left !== undefined) {
+      if (left === 0) return false
+      remaining[i] = left - 1
+      return true
+    }
+    return tamper.probability === undefined || random.float() < tamper.probability
+  }
   return {
+    random,
     next: (plan) => {
       if (plan.transactions.length === 0) return undefined
       for (const [i, tamper] of tampers.entries()) {
-        const left = remaining[i]
-        if (left !== undefined) {
-          if (left === 0) continue
-          remaining[i] = left - 1
-        } else if (tamper.probability !== undefined && random.float() >= tamper.probability) {
-          continue
-        }
-        return apply(plan, tamper.kind, random)
+        const kind = tamper.kind
+        if (!isPlanKind(kind) || !applies(i, tamper)) continue
+        return apply(plan, kind, random)
+      }
+      return undefined
+    },
+    nextTransaction: (endpoint) => {
+      for (const [i, tamper] of tampers.entries()) {
+        const kind = tamper.kind
+        if (isPlanKind(kind) || !endpoints[kind].includes(endpoint) || !applies(i, tamper)) continue
+        return kind
       }
       return undefined
     }

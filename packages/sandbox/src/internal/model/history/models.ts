@@ -47,7 +47,10 @@ export interface TransactionEntry {
   readonly signature: string
   readonly slot: string
   readonly blockTime: number
-  /** `launch`, `swap`, `claim stage`, `setup`, `airdrop`, `update-config`, `partner-claim`, or `other`. */
+  /**
+   * `launch`, `swap`, `claim stage`, `setup`, `airdrop`, `create-config`, `fund-deployer`,
+   * `update-config`, `partner-claim`, `lookup-table` (a wallet's own), or `other`.
+   */
   readonly kind: string
   /** More about the kind: the stage id and plan, the memo. */
   readonly label: string

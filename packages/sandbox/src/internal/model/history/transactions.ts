@@ -61,7 +61,13 @@ export const entryOf = (
   known: Kind | undefined
 ): TransactionEntry => {
   const failed = record.err !== null
-  const { kind, label } = known ?? kindOfMemo(record.logs)
+  const instructions = message === undefined ? [] : decodeInstructions(message)
+  const byMemo = known ?? kindOfMemo(record.logs)
+  // a wallet's own lookup-table transaction (made by `LookupTableSetup`) carries no memo
+  const table = instructions.find((i) => i.programName === "Address Lookup Table")
+  const { kind, label } = byMemo.kind === "other" && table !== undefined
+    ? { kind: "lookup-table", label: `${table.name} ${table.accounts[0] ?? ""}` }
+    : byMemo
   return {
     signature: record.signature,
     slot: record.slot.toString(),
@@ -72,7 +78,7 @@ export const entryOf = (
     fee: record.fee.toString(),
     computeUnits: record.computeUnitsConsumed.toString(),
     logs: boundedLogs(record.logs),
-    instructions: message === undefined ? [] : decodeInstructions(message),
+    instructions,
     error: failed
       ? JSON.stringify(record.err, (_, value) => typeof value === "bigint" ? value.toString() : value)
       : null

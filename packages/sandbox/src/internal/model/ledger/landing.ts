@@ -4,8 +4,17 @@
  * `send` with its preflight and deterministic drops, and `submit` for the sandbox's own set-up
  * transactions.
  */
+import type { BundleRelay } from "@feeshare/domain"
+import * as LookupTable from "@feeshare/solana/LookupTable"
 import { build } from "@feeshare/solana/StageBuilder"
-import type { Instruction, KeyPairSigner } from "@solana/kit"
+import {
+  type Address,
+  type EncodedAccount,
+  getCompiledTransactionMessageDecoder,
+  type Instruction,
+  type KeyPairSigner,
+  lamports
+} from "@solana/kit"
 import { Effect } from "effect"
 import { FailedTransactionMetadata, type LiteSVM } from "litesvm"
 import { memo, memoText } from "../programs.js"
@@ -51,6 +60,12 @@ export interface Landing {
   readonly simulate: (decoded: Decoded, options: SimulateOptions) => Simulation
   /** Accepts a wire transaction; answers its signature (landed now, or dropped). */
   readonly send: (wire: Uint8Array, options?: SendOptions) => Effect.Effect<string, LedgerError>
+  /**
+   * Lands signed wire transactions together, in order, or none of them: when one fails, every
+   * account any of them touched (static or loaded through a lookup table) is restored and
+   * nothing is recorded; the answer names the failed transaction.
+   */
+  readonly bundle: (wires: ReadonlyArray<Uint8Array>) => Effect.Effect<BundleRelay.RelayAnswer, LedgerError>
   /** Lands a set-up transaction of the sandbox at once, on the latest blockhash, never dropped. */
   readonly submit: (
     instructions: ReadonlyArray<Instruction>,
@@ -171,6 +186,100 @@ export const make = (parts: Parts) =>
       }))
     })
 
-    const landing: Landing = { land, simulate, send, submit }
+    const messageDecoder = getCompiledTransactionMessageDecoder()
+
+    /** Every account a transaction may touch: its static keys and those its lookup tables load. */
+    const touched = (decoded: Decoded): ReadonlyArray<Address> => {
+      const compiled = messageDecoder.decode(decoded.transaction.messageBytes)
+      const out: Array<Address> = [...decoded.accountKeys]
+      if ("addressTableLookups" in compiled) {
+        for (const lookup of compiled.addressTableLookups ?? []) {
+          const account = svm.getAccount(lookup.lookupTableAddress)
+          const held = account.exists ? LookupTable.addressesOf(new Uint8Array(account.data)) ?? [] : []
+          for (const i of [...lookup.writableIndexes, ...lookup.readonlyIndexes]) {
+            const address = held[i]
+            if (address !== undefined) out.push(address)
+          }
+        }
+      }
+      return out
+    }
+
+    const bundle = Effect.fn("Ledger.bundle")(function*(wires: ReadonlyArray<Uint8Array>) {
+      const decoded = yield* Effect.forEach(wires, decode)
+      const signatures: Array<string> = []
+      for (const [index, d] of decoded.entries()) {
+        if (d.signature === undefined) {
+          return yield* new LedgerError({ code: -32003, message: `bundle transaction ${index}: not signed` })
+        }
+        signatures.push(d.signature)
+      }
+      const refused = (index: number, error: string): BundleRelay.RelayAnswer => ({
+        landed: false,
+        signatures,
+        slot: null,
+        failed: { index, signature: signatures[index] ?? "", error }
+      })
+      for (const [index, d] of decoded.entries()) {
+        if (!clock.isValid(d.lifetimeToken)) return refused(index, "BlockhashNotFound")
+        if (records.has(d.signature ?? "")) return refused(index, "AlreadyProcessed")
+      }
+      // synchronous from the snapshot to the commit or the restore: nothing else runs between
+      const keys = [...new Set(decoded.flatMap(touched))]
+      const snapshot = keys.map((key) => [key, svm.getAccount(key)] as const)
+      const executed: Array<{ pre: Array<bigint>; post: Array<bigint>; logs: Array<string>; units: bigint }> = []
+      for (const [index, d] of decoded.entries()) {
+        const pre = d.accountKeys.map((key) => svm.getBalance(key) ?? 0n)
+        const result = svm.sendTransaction(d.transaction)
+        if (result instanceof FailedTransactionMetadata) {
+          for (const [key, account] of snapshot) {
+            const restored: EncodedAccount = account.exists
+              ? account
+              : {
+                address: key,
+                data: new Uint8Array(0),
+                executable: false,
+                lamports: lamports(0n),
+                programAddress: "11111111111111111111111111111111" as Address,
+                space: 0n
+              }
+            svm.setAccount(restored)
+          }
+          return refused(index, JSON.stringify(TransactionError.fromFailed(result)))
+        }
+        executed.push({
+          pre,
+          post: d.accountKeys.map((key) => svm.getBalance(key) ?? 0n),
+          logs: result.logs(),
+          units: result.computeUnitsConsumed()
+        })
+      }
+      const slot = clock.slot()
+      const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
+      for (const [index, d] of decoded.entries()) {
+        const signature = signatures[index]!
+        const run = executed[index]!
+        records.landed(signature, slot, null)
+        records.record({
+          signature,
+          slot,
+          blockTime: Math.floor(now / 1000),
+          wire: wires[index]!,
+          version: d.version,
+          fee: d.fee,
+          accountKeys: d.accountKeys,
+          preBalances: run.pre,
+          postBalances: run.post,
+          logs: run.logs,
+          computeUnitsConsumed: run.units,
+          err: null
+        })
+        yield* watchers.landed({ signature, slot, err: null, messageSha256: d.messageSha256 })
+      }
+      const answer: BundleRelay.RelayAnswer = { landed: true, signatures, slot: Number(slot), failed: null }
+      return answer
+    })
+
+    const landing: Landing = { land, simulate, send, bundle, submit }
     return landing
   })

@@ -2,6 +2,7 @@
  * The `Ledger` service's tag and interface (what the market, the history, `/rpc` and the
  * `Chain` over the ledger call); the implementation is `Ledger.ts`, which re-exports it.
  */
+import type { BundleRelay } from "@feeshare/domain"
 import type { Instruction, KeyPairSigner } from "@solana/kit"
 import { Context, type Effect, type Option, type Scope } from "effect"
 import type {
@@ -55,6 +56,11 @@ export declare namespace Ledger {
     readonly isBlockhashValid: (blockhash: string) => Effect.Effect<boolean>
     /** Accepts a wire transaction; answers its signature (landed now, or dropped). */
     readonly send: (wire: Uint8Array, options?: SendOptions) => Effect.Effect<string, LedgerError>
+    /**
+     * Lands signed wire transactions together, in order, or none of them (the sandbox's bundle
+     * relay); the answer names the transaction that failed.
+     */
+    readonly bundle: (wires: ReadonlyArray<Uint8Array>) => Effect.Effect<BundleRelay.RelayAnswer, LedgerError>
     readonly simulate: (wire: Uint8Array, options?: SimulateOptions) => Effect.Effect<Simulation, LedgerError>
     readonly statuses: (
       signatures: ReadonlyArray<string>,

@@ -3,6 +3,7 @@
  * vault, holdings in wrapped SOL or the Token-2022 quote mint), fee limits, receipts.
  */
 import type { Claims, Plan } from "@feeshare/domain"
+import * as Alt from "@feeshare/solana/LookupTable"
 import { stageOf } from "@feeshare/solana/StageBuilder"
 import type { Budget, BuildInput } from "@feeshare/solana/StageBuilder"
 import type { Address, AddressesByLookupTableAddress } from "@solana/kit"
@@ -53,7 +54,7 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
       let table = existing?.address
       if (table === undefined) {
         const recentSlot = clock.slot
-        const [address, bump] = yield* Effect.promise(() => Programs.lookupTableAddress(wallet, recentSlot))
+        const [address, bump] = yield* Effect.promise(() => Alt.tableAddress(wallet, recentSlot))
         table = address
         stages.push(
           yield* stage({
@@ -65,7 +66,7 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
             build: {
               format: "v0",
               feePayer: wallet,
-              instructions: [Programs.createLookupTable(address, wallet, wallet, recentSlot, bump)],
+              instructions: [Alt.create(address, wallet, wallet, recentSlot, bump)],
               lifetime: life,
               signers: [],
               budget
@@ -87,7 +88,7 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
           build: {
             format: "v0",
             feePayer: wallet,
-            instructions: [Programs.extendLookupTable(address, wallet, wallet, contents)],
+            instructions: [Alt.extend(address, wallet, wallet, contents)],
             lifetime: life,
             signers: [],
             budget

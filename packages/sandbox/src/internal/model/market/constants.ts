@@ -35,6 +35,22 @@ export const economics = {
 } as const
 
 /**
+ * Config creation (`POST /fee-share/config`) in the sandbox: what its transactions cost the
+ * payer, and when they come as a bundle.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const configCreation = {
+  /** Lamports the payer moves into its deployer vault (config creation funds the deployer accounts). */
+  deployerFundingLamports: 50_000_000n,
+  /** Bytes of the config account: a header and 34 bytes per claimer (key and basis points). */
+  accountSpace: (claimers: number) => 64 + 34 * claimers,
+  /** A config with more claimers than this comes as one bundle (both transactions land or none). */
+  bundleAbove: 7
+} as const
+
+/**
  * The sandbox's Token-2022 quote mint: created on the ledger when the market starts, from keys
  * derived from the seed (the sandbox holds the mint, mint authority, transfer-fee-config and
  * withdraw-withheld authority keys), with a TransferFeeConfig extension and this initial

@@ -3,7 +3,7 @@
  * views, and `Rejection`. The areas of `internal/model/market/` implement it; `Market.ts`
  * re-exports every name.
  */
-import type { Analytics, Claims, FeeShare, Launch, Plan, TokenInfo, Trade } from "@feeshare/domain"
+import type { Analytics, BundleRelay, Claims, FeeShare, Launch, Plan, TokenInfo, Trade } from "@feeshare/domain"
 import { BasisPoints } from "@feeshare/domain/BasisPoints"
 import { EvmAddress } from "@feeshare/domain/EvmAddress"
 import * as LaunchWallet from "@feeshare/domain/LaunchWallet"
@@ -286,6 +286,13 @@ export declare namespace Market {
     readonly createPlan: (request: Claims.ClaimPlanRequest) => Effect.Effect<Plan.TransactionPlan, Rejection>
     readonly positions: (wallet: PublicKey) => Effect.Effect<ReadonlyArray<Claims.ClaimablePosition>, Rejection>
     readonly vaults: (wallet: PublicKey) => Effect.Effect<typeof Claims.VaultClaimables.Type, Rejection>
+    /**
+     * Config creation: the config account and the deployer's funding, as two transactions in
+     * order or, above 7 claimers, one bundle; `needsCreation: false` once it landed.
+     */
+    readonly createConfig: (
+      request: FeeShare.CreateConfigRequest
+    ) => Effect.Effect<FeeShare.CreateConfigAnswer, Rejection>
     readonly updateConfig: (
       request: FeeShare.UpdateConfigRequest
     ) => Effect.Effect<FeeShare.TransactionEntries, Rejection>
@@ -323,6 +330,8 @@ export declare namespace Market {
       input: typeof RegisterHandleInput.Type
     ) => Effect.Effect<typeof HandleView.Type, Rejection>
     readonly createHolding: (input: typeof CreateHoldingInput.Type) => Effect.Effect<typeof HoldingView.Type, Rejection>
+    /** The bundle relay: the transactions land together, in order, or none of them. */
+    readonly relayBundle: (input: BundleRelay.RelayRequest) => Effect.Effect<BundleRelay.RelayAnswer, Rejection>
     readonly airdrop: (input: typeof AirdropInput.Type) => Effect.Effect<typeof AirdropResult.Type, Rejection>
     readonly advanceSlots: (input: typeof AdvanceSlotsInput.Type) => Effect.Effect<typeof ClockView.Type, Rejection>
     /** The quote mints and their transfer-fee schedules, as on the ledger now. */

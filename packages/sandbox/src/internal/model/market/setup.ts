@@ -2,7 +2,9 @@
  * The sandbox-only set-up: tokens, fee-share configs, holdings, the Token-2022 quote
  * mint's transfer fee, airdrops, slots, and the state view.
  */
+import type { BundleRelay } from "@feeshare/domain"
 import * as BasisPoints from "@feeshare/domain/BasisPoints"
+import * as Wire from "@feeshare/domain/WireTransaction"
 import type { Instruction } from "@solana/kit"
 import { Effect, Option } from "effect"
 import { maxAirdropLamports } from "../ledger/faucet.js"
@@ -84,8 +86,10 @@ export const make = (market: MarketState) =>
           admin: input.creator,
           partner: null,
           claimers: [{ wallet: input.creator, bps: BasisPoints.total }],
-          customFeeVault: null
+          customFeeVault: null,
+          deployer: null
         },
+        createdConfig: null,
         shares: new Map()
       }
       yield* fundRent("pool authority", keys.pool.address)
@@ -132,7 +136,8 @@ export const make = (market: MarketState) =>
         claimers: input.claimers,
         customFeeVault: input.customFeeVault === true
           ? (yield* signer(`token/${state.index}/custom-fee-vault`)).address
-          : null
+          : null,
+        deployer: null
       }
       return configView(state)
     }, setupLock.withPermits(1))
@@ -259,6 +264,16 @@ export const make = (market: MarketState) =>
       return yield* quoteMintView(extended.quote)
     }, setupLock.withPermits(1))
 
+    const relayBundle = Effect.fn("Market.relayBundle")(function*(input: BundleRelay.RelayRequest) {
+      const wires: Array<Uint8Array> = []
+      for (const [i, text] of input.transactions.entries()) {
+        const bytes = Wire.toBytes(text, "base58")
+        if (bytes === undefined) return yield* reject(400, `transactions[${i}] is not base58`)
+        wires.push(bytes)
+      }
+      return yield* Effect.mapError(ledger.bundle(wires), (error) => reject(400, error.message))
+    })
+
     const airdrop = Effect.fn("Market.airdrop")(function*(input: typeof AirdropInput.Type) {
       if (input.lamports === 0n) return yield* reject(400, "lamports must be greater than 0")
       const signature = yield* fund(input.address, input.lamports)
@@ -309,7 +324,10 @@ export const make = (market: MarketState) =>
           feeShare: {
             admin: t.config.admin,
             partner: t.config.partner,
-            claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps }))
+            claimers: t.config.claimers.map((c) => ({ wallet: c.wallet, bps: c.bps })),
+            // made by config creation: its type, and the deployer earning FeeShare.deployerBps
+            configType: t.createdConfig?.configType ?? null,
+            deployer: t.config.deployer
           },
           shares: [...t.shares].map(([wallet, s]) => ({
             wallet,
@@ -352,6 +370,7 @@ export const make = (market: MarketState) =>
       createToken,
       createFeeShareConfig,
       createHolding,
+      relayBundle,
       airdrop,
       advanceSlots,
       quoteMints,

@@ -5,7 +5,9 @@
  */
 import type { Claims } from "@feeshare/domain"
 import * as BasisPoints from "@feeshare/domain/BasisPoints"
+import * as FeeShare from "@feeshare/domain/FeeShare"
 import * as RawAmount from "@feeshare/domain/RawAmount"
+import * as Alt from "@feeshare/solana/LookupTable"
 import { build, sizeLimit } from "@feeshare/solana/StageBuilder"
 import type { BuildInput } from "@feeshare/solana/StageBuilder"
 import type { Address, AddressesByLookupTableAddress, KeyPairSigner } from "@solana/kit"
@@ -29,6 +31,11 @@ export interface Config {
   claimers: ReadonlyArray<Claimer>
   /** A two-claimer custom fee vault (claimer A, then B) instead of the pool's own split. */
   customFeeVault: Address | null
+  /**
+   * The payer of a config made by config creation: it earns `FeeShare.deployerBps` of the gross
+   * claimers pool, before the claimers' split (null for configs made otherwise).
+   */
+  deployer: string | null
 }
 
 /** A wallet's fees in one token: unclaimed by pool phase, and claimed in total. */
@@ -71,6 +78,8 @@ export interface TokenState {
   /** The deployer's share not yet moved into its aggregate vault. */
   deployerPending: bigint
   config: Config
+  /** The config type of a config made by config creation, once its transactions landed; else null. */
+  createdConfig: { readonly configType: string; readonly payer: string } | null
   readonly shares: Map<string, Share>
 }
 
@@ -283,8 +292,17 @@ export const make = (options: Pick<Options, "seed">) =>
       const deployerShare = state.migrated ? (fee * BigInt(economics.deployerFeeBps)) / 10_000n : 0n
       state.partnerPending += partnerShare
       state.deployerPending += deployerShare
+      const pool = fee - partnerShare - deployerShare
+      const configDeployer = state.config.deployer
+      const configDeployerShare = configDeployer === null ? 0n : (pool * BigInt(FeeShare.deployerBps)) / 10_000n
+      if (configDeployer !== null) {
+        const share = shareOf(state, configDeployer)
+        if (state.migrated) {
+          share.damm += configDeployerShare
+        } else share.dbc += configDeployerShare
+      }
       const parts = BasisPoints.split(
-        fee - partnerShare - deployerShare,
+        pool - configDeployerShare,
         state.config.claimers.map((c) =>
           c.bps
         )
@@ -336,8 +354,8 @@ export const make = (options: Pick<Options, "seed">) =>
           const account = yield* ledger.account(table)
           const contents = Option.flatMap(
             Option.filter(account, (a) =>
-              a.owner === Programs.ALT_PROGRAM),
-            (a) => Option.fromNullable(Programs.lookupTableAddresses(a.data))
+              a.owner === Alt.programAddress),
+            (a) => Option.fromNullable(Alt.addressesOf(a.data))
           )
           if (Option.isNone(contents)) return yield* reject(400, `lookup table ${table} does not exist on the ledger`)
           return [table as Address, contents.value] as const

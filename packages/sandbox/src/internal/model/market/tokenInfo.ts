@@ -101,7 +101,8 @@ export const make = (market: MarketState) => {
       partnerPending: 0n,
       deployerPending: 0n,
       // no admin and no claimers until the launch lands (or a fee-share config is made)
-      config: { admin: "", partner: null, claimers: [], customFeeVault: null },
+      config: { admin: "", partner: null, claimers: [], customFeeVault: null, deployer: null },
+      createdConfig: null,
       shares: new Map()
     }
     yield* fundRent("pool authority", keys.pool.address)
@@ -142,7 +143,8 @@ export const make = (market: MarketState) => {
         admin: wallet,
         partner: null,
         claimers: [{ wallet, bps: BasisPoints.total }],
-        customFeeVault: null
+        customFeeVault: null,
+        deployer: null
       }
     }
     if (state.info !== null) {
