@@ -109,12 +109,13 @@ const reject = (message: string) => new BadRequest({ status: 400, message, opera
 
 /**
  * Builds the in-memory accounts of a sandbox: one demo user with one key, then whatever
- * agent authentication creates.
+ * agent authentication creates. `pendingBound` is how many nonces (and MFA auth codes) wait at
+ * most (`maxPending` unless a test asks for fewer).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options.Options): Effect.Effect<Accounts.Service> =>
+export const make = (options: Options.Options, pendingBound: number = maxPending): Effect.Effect<Accounts.Service> =>
   Effect.gen(function*() {
     // the seeded stream makes the demo key only, and only on loopback
     const seeded = Seeded.stream(options.seed, "accounts")
@@ -131,7 +132,7 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
     /** Drops expired entries, then the oldest while the store is full (insertion order is expiry order). */
     const makeRoom = <V extends { readonly expiresAt: number }>(store: Map<string, V>, now: number): void => {
       for (const [key, value] of store) {
-        if (value.expiresAt > now && store.size < maxPending) return
+        if (value.expiresAt > now && store.size < pendingBound) return
         store.delete(key)
       }
     }
@@ -288,7 +289,10 @@ export const make = (options: Options.Options): Effect.Effect<Accounts.Service> 
   })
 
 /**
+ * The accounts as a layer; `pendingBound` as in `make`.
+ *
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options.Options): Layer.Layer<Accounts> => Layer.effect(Accounts, make(options))
+export const layer = (options: Options.Options, pendingBound: number = maxPending): Layer.Layer<Accounts> =>
+  Layer.effect(Accounts, make(options, pendingBound))
