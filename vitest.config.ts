@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config"
  * - threads (domain, solana, sdk), one: files that leave no state in the modules they import
  *   share a thread that keeps those modules loaded (`isolate: false`); Effect and the sources
  *   load once instead of once per file, which was most of these projects' collect time;
- * - vmForks (sandbox, client, cli), two: each file in a fresh VM context of a process that lives
+ * - vmForks (sandbox, client, cli), one: each file in a fresh VM context of a process that lives
  *   on, so no module state crosses files (their tests hold rate-limit windows and TestClocks in
  *   module-level layers) while a file costs a context, not a process start and a full import
  *   (collect of the three: 257 s → 84 s on the loaded machine);
@@ -19,7 +19,7 @@ export default defineConfig({
     projects: ["packages/*/vitest.config.ts"],
     poolOptions: {
       threads: { isolate: false, maxThreads: 1, minThreads: 1 },
-      vmForks: { maxForks: 2, minForks: 1 },
+      vmForks: { maxForks: 1, minForks: 1 },
       forks: { maxForks: 2, minForks: 1 }
     }
   }
