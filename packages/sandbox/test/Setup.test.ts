@@ -131,7 +131,8 @@ describe("Sandbox set-up", () => {
         assert.strictEqual(tooMuch.message, "lamports must be at most 1000000000000000 (1,000,000 SOL) per holding")
         assert.deepStrictEqual(yield* market.state, state)
       }).pipe(Effect.provide(MarketLive.layerWithLedger(options))),
-    30_000
+    // a hang guard: 400 ledger operations take 8 s natively, 20–32 s in a VM context under CI load
+    120_000
   )
 
   it.effect("over HTTP: 100 identical airdrops in one slot all land; refusals are 400 envelopes naming the field", () =>
