@@ -307,6 +307,8 @@ describe("feeshare (spawned)", () => {
           assert.isTrue(landed.some((line) => /\bclaim\s+landed/.test(line)), claim.stdout)
           for (const line of landed) assert.match(line, /landed\s+[1-9A-HJ-NP-Za-km-z]{80,90} slot \d+$/)
           assert.match(claim.stdout, /plan rebuilt \(setup landed\)/)
+          // what it paid: the change of the wallet's wrapped-SOL account, the position's share
+          assert.include(claim.stdout, `paid ${position?.totalClaimableLamportsUserShare} (`)
 
           const stats = yield* cli("--json", "analytics", "claim-stats", "--mint", token.mint)
           const entry = (document(stats) as Array<{ wallet: string; totalClaimed: string }>).find((s) =>

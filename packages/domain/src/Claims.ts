@@ -119,6 +119,17 @@ export const AssetRef = Schema.Struct({ mint: PublicKey, tokenProgram: PublicKey
 })
 
 /**
+ * The two token programs a mint can belong to (standard and extended), by short name.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const tokenPrograms = {
+  token: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+  "token-2022": "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"
+} as const
+
+/**
  * A ceiling on the active token transfer fee: rate and cap, checked independently.
  *
  * @since 0.1.0
@@ -178,12 +189,12 @@ export type TransactionFormat = typeof TransactionFormat.Type
 export const limits = { feeLimits: 4, additionalLookupTables: 8 } as const
 
 /**
- * Body of the claim-plan operation.
+ * The fields of the claim-plan request (MCP tools take them as their parameters).
  *
  * @since 0.1.0
  * @category requests
  */
-export const ClaimPlanRequest = Schema.Struct({
+export const ClaimPlanRequestFields = {
   feeClaimer: PublicKey,
   tokenMint: PublicKey,
   quoteMint: optionalNullable(PublicKey),
@@ -191,7 +202,73 @@ export const ClaimPlanRequest = Schema.Struct({
   transactionFormat: optionalNullable(TransactionFormat),
   feeLimits: optionalNullable(ArrayBetween(FeeLimit, 0, limits.feeLimits)),
   additionalLookupTables: optionalNullable(ArrayBetween(PublicKey, 0, limits.additionalLookupTables))
-}).annotations({ identifier: "ClaimPlanRequest" })
+}
+
+/**
+ * The rules that tie the options of a claim-plan request together, each a field path and a
+ * rule.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const planRules = {
+  quoteMint: "must differ from tokenMint (it is the quote side of the pair)",
+  feeLimitAsset: "must be the quoteMint: a fee limit bounds the transfer fee of the payout asset",
+  duplicateFeeLimit: "is a second limit for the same asset",
+  duplicateLookupTable: "appears twice",
+  lookupTablesFormat: "apply to v0 transactions only (transactionFormat is v1)"
+} as const
+
+/**
+ * The first broken rule of {@link planRules} in a claim-plan request, as a field path and a
+ * rule; `undefined` when the options fit together.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const claimPlanIssue = (request: {
+  readonly tokenMint: string
+  readonly quoteMint?: string | null | undefined
+  readonly transactionFormat?: TransactionFormat | null | undefined
+  readonly feeLimits?: ReadonlyArray<FeeLimit> | null | undefined
+  readonly additionalLookupTables?: ReadonlyArray<string> | null | undefined
+}): { readonly path: ReadonlyArray<string | number>; readonly rule: string } | undefined => {
+  const quoteMint = request.quoteMint ?? undefined
+  if (quoteMint === request.tokenMint) return { path: ["quoteMint"], rule: planRules.quoteMint }
+  const assets = new Set<string>()
+  for (const [i, limit] of (request.feeLimits ?? []).entries()) {
+    if (quoteMint !== undefined && limit.asset.mint !== quoteMint) {
+      return { path: ["feeLimits", i, "asset", "mint"], rule: planRules.feeLimitAsset }
+    }
+    if (assets.has(limit.asset.mint)) return { path: ["feeLimits", i, "asset"], rule: planRules.duplicateFeeLimit }
+    assets.add(limit.asset.mint)
+  }
+  const tables = request.additionalLookupTables ?? []
+  if (tables.length > 0 && request.transactionFormat === "v1") {
+    return { path: ["additionalLookupTables"], rule: planRules.lookupTablesFormat }
+  }
+  const seen = new Set<string>()
+  for (const [i, table] of tables.entries()) {
+    if (seen.has(table)) return { path: ["additionalLookupTables", i], rule: planRules.duplicateLookupTable }
+    seen.add(table)
+  }
+  return undefined
+}
+
+/**
+ * Body of the claim-plan operation: the fields of {@link ClaimPlanRequestFields}, and the
+ * rules of {@link claimPlanIssue} between them.
+ *
+ * @since 0.1.0
+ * @category requests
+ */
+export const ClaimPlanRequest = Schema.Struct(ClaimPlanRequestFields).pipe(
+  Schema.filter((request) => {
+    const issue = claimPlanIssue(request)
+    return issue === undefined || { path: issue.path, message: issue.rule }
+  }),
+  Schema.annotations({ identifier: "ClaimPlanRequest" })
+)
 
 /**
  * @since 0.1.0

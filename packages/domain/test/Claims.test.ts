@@ -25,6 +25,9 @@ const source: fc.Arbitrary<typeof Claims.ClaimSource.Encoded> = fc.oneof(
   fc.record({ kind: fc.constant("holding" as const), authority: publicKey })
 )
 
+const distinctBy = <A>(items: ReadonlyArray<A>, key: (item: A) => string): Array<A> =>
+  items.filter((item, i) => items.findIndex((other) => key(other) === key(item)) === i)
+
 /** Absent, null, or a value. */
 const optionalNullable = <A>(arb: fc.Arbitrary<A>) => fc.option(fc.option(arb), { nil: undefined })
 
@@ -44,10 +47,24 @@ const validRequest: fc.Arbitrary<Encoded> = fc.record({
   if (request.quoteMint !== undefined) out.quoteMint = request.quoteMint
   if (request.source !== undefined) out.source = request.source
   if (request.transactionFormat !== undefined) out.transactionFormat = request.transactionFormat
-  if (request.feeLimits !== undefined) out.feeLimits = request.feeLimits
-  if (request.additionalLookupTables !== undefined) out.additionalLookupTables = request.additionalLookupTables
+  // the options fit together (claimPlanIssue): fee limits on distinct assets, the quote mint's
+  // only when it is given; distinct lookup tables, none with v1
+  const quoteMint = request.quoteMint ?? undefined
+  if (request.feeLimits !== undefined) {
+    out.feeLimits = request.feeLimits === null ? null : distinctBy(
+      request.feeLimits.map((limit) =>
+        quoteMint === undefined ? limit : { ...limit, asset: { ...limit.asset, mint: quoteMint } }
+      ),
+      (limit) => limit.asset.mint
+    )
+  }
+  if (request.additionalLookupTables !== undefined) {
+    out.additionalLookupTables = request.additionalLookupTables === null || request.transactionFormat === "v1"
+      ? null
+      : distinctBy(request.additionalLookupTables, (table) => table)
+  }
   return out
-})
+}).filter((request) => request.quoteMint !== request.tokenMint)
 
 const invalid = (encoded: unknown, field: string, rule: string) =>
   assertInvalid(Claims.ClaimPlanRequest, { encoded }, field, rule)
@@ -141,4 +158,54 @@ describe("Claims.ClaimPlanRequest", () => {
     assert.strictEqual(field({ ...base, feeLimits: "none" }), "feeLimits")
     assert.strictEqual(field({ ...base, additionalLookupTables: [base.tokenMint, "x"] }), "additionalLookupTables[1]")
   })
+
+  it.prop("options that contradict each other are rejected at the field at fault", [
+    validRequest,
+    feeLimit,
+    fc.array(publicKey, { minLength: 1, maxLength: 7 }).chain((tables) =>
+      fc.tuple(fc.constant(tables), fc.nat(tables.length - 1))
+    ),
+    publicKey
+  ], ([request, limit, [tables, i], otherMint]) => {
+    invalid({ ...request, quoteMint: request.tokenMint }, "quoteMint", Claims.planRules.quoteMint)
+    const quoteMint = request.quoteMint ?? otherMint
+    fc.pre(quoteMint !== request.tokenMint && quoteMint !== limit.asset.mint)
+    invalid(
+      { ...request, quoteMint, feeLimits: [{ ...limit, asset: { ...limit.asset, mint: quoteMint } }, limit] },
+      "feeLimits[1].asset.mint",
+      Claims.planRules.feeLimitAsset
+    )
+    const { quoteMint: _, ...noQuote } = request
+    invalid(
+      { ...noQuote, feeLimits: [limit, { ...limit, basisPoints: 0 }] },
+      "feeLimits[1].asset",
+      Claims.planRules.duplicateFeeLimit
+    )
+    const withDuplicate = [...tables.slice(0, i + 1), tables[i]!, ...tables.slice(i + 1)]
+    invalid(
+      { ...request, transactionFormat: "v0", additionalLookupTables: withDuplicate },
+      `additionalLookupTables[${i + 1}]`,
+      Claims.planRules.duplicateLookupTable
+    )
+    invalid(
+      { ...request, transactionFormat: "v1", additionalLookupTables: tables },
+      "additionalLookupTables",
+      Claims.planRules.lookupTablesFormat
+    )
+  })
+
+  it.prop(
+    "the options are accepted together when they agree",
+    [validRequest, feeLimit, publicKey],
+    ([request, limit, quoteMint]) => {
+      fc.pre(quoteMint !== request.tokenMint)
+      const decoded = assertValid(Claims.ClaimPlanRequest, {
+        ...request,
+        quoteMint,
+        transactionFormat: "v0",
+        feeLimits: [{ ...limit, asset: { ...limit.asset, mint: quoteMint } }]
+      })
+      assert.strictEqual(decoded.feeLimits?.[0]?.asset.mint, quoteMint)
+    }
+  )
 })

@@ -292,7 +292,7 @@ export const Login = Tool.make("login", {
 export const PrepareClaim = Tool.make("prepare_claim", {
   description: "Build a claim plan for a token and VERIFY every transaction; returns a preview and a short-lived, " +
     "single-use preview id for `execute`. Nothing is signed.",
-  parameters: { ...Struct.omit(Claims.ClaimPlanRequest.fields, "feeClaimer", "transactionFormat"), ...wallet },
+  parameters: { ...Struct.omit(Claims.ClaimPlanRequestFields, "feeClaimer"), ...wallet },
   success: Preview,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true)

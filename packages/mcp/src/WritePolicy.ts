@@ -48,7 +48,7 @@ export const Policy = Schema.Struct({
   previewTtlSeconds: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3600)), { exact: true, default: () => 120 })
     .annotations({ description: "how long a preview id may be executed (default 120)" }),
   transactionFormat: Schema.optionalWith(Schema.Literal("v0", "v1"), { exact: true, default: () => "v0" as const })
-    .annotations({ description: "the transaction format of claim plans (default v0)" })
+    .annotations({ description: "the transaction format of claim plans when prepare_claim leaves it out (default v0)" })
 }).annotations({ identifier: "McpPolicy" })
 
 /**

@@ -225,7 +225,7 @@ describe("Token-2022 quote mint with a transfer fee", () => {
           { asset, basisPoints: 100, maximumFeeRaw: 5_000_000n },
           { asset, basisPoints: 200, maximumFeeRaw: 5_000_000n }
         ]),
-        /^feeLimits\[1\]\.asset: a second limit for /
+        /^feeLimits\[1\]\.asset: is a second limit for the same asset/
       )
 
       // at or above the schedule: the plan applies the request's limits

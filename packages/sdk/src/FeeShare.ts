@@ -21,9 +21,11 @@ import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
+import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
+import * as TokenAccount from "@feeshare/solana/TokenAccount"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Ref } from "effect"
 import * as Errors from "./Errors.js"
 import { Calls } from "./internal/calls.js"
@@ -35,6 +37,7 @@ import type {
   FeeShareOptions,
   Group,
   LoginOptions,
+  PlanExecution,
   PlanVerification,
   Promised,
   SendOptions,
@@ -351,9 +354,10 @@ export class FeeShare implements AsyncDisposable {
    * Executes a claim plan with the configured signer(s) on `rpcUrl`: verifies every stage
    * before signing any, submits stages as their dependencies land, runs lookup-table setup
    * and waits for it to warm up (rebuilding the plan from `options.request`), and resolves
-   * with every landed stage.
+   * with every landed stage and, with `options.request`, what the claim paid: the change of
+   * the fee claimer's token account of the plan's asset.
    */
-  executePlan(plan: Plan.TransactionPlan, options: ExecutePlanOptions = {}): Promise<PlanExecutor.Result> {
+  executePlan(plan: Plan.TransactionPlan, options: ExecutePlanOptions = {}): Promise<PlanExecution> {
     const { onEvent, request } = options
     if (request === undefined && plan.readiness.status === "setup_required") {
       // checked before anything is signed: the setup would land and the plan could not go on
@@ -375,7 +379,18 @@ export class FeeShare implements AsyncDisposable {
         rebroadcastInterval: options.rebroadcastInterval,
         format: requestedFormat(request)
       }))
-    return this.#run(Effect.provide(program, this.#onChain("executePlan")), options)
+    const rpcUrl = this.#rpcUrl === undefined
+      ? undefined
+      : typeof this.#rpcUrl === "string"
+      ? this.#rpcUrl
+      : this.#rpcUrl[0]
+    const measured = request === undefined || rpcUrl === undefined
+      ? Effect.map(program, (result): PlanExecution => ({ ...result, paid: undefined }))
+      : TokenAccount.measurePaid(request.feeClaimer, plan.asset, program).pipe(
+        Effect.map(({ paid, result }): PlanExecution => ({ ...result, paid })),
+        Effect.provide(LedgerReads.layerRpc(rpcUrl))
+      )
+    return this.#run(Effect.provide(measured, this.#onChain("executePlan")), options)
   }
 
   /**

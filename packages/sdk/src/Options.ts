@@ -129,6 +129,18 @@ export interface ExecutePlanOptions extends
 }
 
 /**
+ * What `executePlan` resolves with: the landed stages, and what the claim paid into the fee
+ * claimer's token account of the plan's asset (raw units; `undefined` without
+ * `options.request`, which names the fee claimer).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PlanExecution extends PlanExecutor.Result {
+  readonly paid: bigint | undefined
+}
+
+/**
  * @since 0.1.0
  * @category models
  */

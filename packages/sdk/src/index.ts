@@ -23,6 +23,7 @@ export type {
   FeeShareOptions,
   Group,
   LoginOptions,
+  PlanExecution,
   PlanVerification,
   Promised,
   SendOptions,

@@ -218,6 +218,8 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     expect(await claiming.claims.positions({ wallet })).toEqual([])
     const stats = await claiming.analytics.claimStats({ tokenMint: token.mint })
     expect(stats.find((s) => s.wallet === wallet)?.totalClaimed).toBe(claimable)
+    // what it paid, measured on the claimer's wrapped-SOL account: the position's share
+    expect(result.paid).toBe(claimable)
   })
 
   it("executePlan: a v1 plan (web3.js Keypair signer) lands without setup", async () => {
@@ -229,6 +231,7 @@ describe("signAndSend and executePlan on the sandbox ledger", () => {
     const result = await feeshare.executePlan(plan, { request })
     expect(result.stages.map((stage) => stage.kind)).toContain("claim")
     expect(result.rebuilds).toBe(0)
+    expect(result.paid).toBeGreaterThan(0n)
     expect(await feeshare.claims.positions({ wallet })).toEqual([])
   })
 

@@ -8,6 +8,7 @@ import type {
   Credential,
   FeeShare,
   Landed,
+  PlanExecution,
   PlanResult,
   Pong,
   PoolEntry,
@@ -43,7 +44,9 @@ describe("types", () => {
     expectTypeOf<FeeShare["login"]>().parameter(0).toEqualTypeOf<SignerInput>()
     expectTypeOf<FeeShare["login"]>().returns.toEqualTypeOf<Promise<Credential>>()
     expectTypeOf<FeeShare["agentAuth"]["login"]>().toEqualTypeOf<FeeShare["login"]>()
-    expectTypeOf<FeeShare["executePlan"]>().returns.toEqualTypeOf<Promise<PlanResult>>()
+    expectTypeOf<FeeShare["executePlan"]>().returns.toEqualTypeOf<Promise<PlanExecution>>()
+    expectTypeOf<PlanExecution>().toMatchTypeOf<PlanResult>()
+    expectTypeOf<PlanExecution["paid"]>().toEqualTypeOf<bigint | undefined>()
     expectTypeOf<FeeShare["signAndSend"]["swap"]>().returns.toEqualTypeOf<Promise<Landed>>()
     expectTypeOf<FeeShare["signAndSend"]["partnerClaim"]>().returns.toEqualTypeOf<Promise<ReadonlyArray<Landed>>>()
     expectTypeOf<FeeShare["rateLimit"]>().returns.toEqualTypeOf<Promise<RateLimitInfo | undefined>>()

@@ -118,11 +118,23 @@ export const layerRpc = (
             rpc.getAccountInfo(address as Address, { encoding: "base64", commitment: "confirmed" }).send({
               abortSignal: signal
             })
-        ).pipe(Effect.map(({ value }) =>
-          value === null
-            ? Option.none()
-            : Option.some({ owner: value.owner, data: Wire.toBytes(value.data[0], "base64") ?? new Uint8Array(0) })
-        ))
+        ).pipe(Effect.flatMap(({ value }) => {
+          if (value === null) return Effect.succeed(Option.none())
+          // the node's answer is not trusted to have the shape asked for
+          const answer: { readonly owner?: unknown; readonly data?: unknown } = value
+          const data = Array.isArray(answer.data) && typeof answer.data[0] === "string"
+            ? Wire.toBytes(answer.data[0], "base64")
+            : undefined
+          return typeof answer.owner === "string" && data !== undefined
+            ? Effect.succeed(Option.some({ owner: answer.owner, data }))
+            : Effect.fail(
+              new ChainUnavailable({
+                method: "getAccountInfo",
+                endpoint: host,
+                message: `getAccountInfo at ${host}: the answer is not an account (owner and base64 data)`
+              })
+            )
+        }))
     })
   )
 }

@@ -6,9 +6,11 @@ import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
+import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
+import * as TokenAccount from "@feeshare/solana/TokenAccount"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -105,6 +107,20 @@ export const executePlan = <E, R>(
     )
   ).pipe(Effect.ensuring(Effect.sync(live.render)))
 }
+
+/**
+ * Runs `effect` and measures what it paid into `owner`'s account of `asset` (read from the
+ * first RPC endpoint, before and after).
+ */
+export const measurePaid = <A, E, R>(
+  owner: string,
+  asset: TokenAccount.Asset,
+  run: Run,
+  effect: Effect.Effect<A, E, R>
+) =>
+  TokenAccount.measurePaid(owner, asset, effect).pipe(
+    Effect.provide(LedgerReads.layerRpc(typeof run.rpcUrl === "string" ? run.rpcUrl : run.rpcUrl[0] ?? ""))
+  )
 
 /** A landed transaction as printed. */
 export interface Sent {

@@ -85,20 +85,54 @@ const vaults = Command.make("vaults", { wallet }, (args) => handle(groups.claims
   }))
 )
 
-const plan = Command.make("plan", { mint, wallet, format }, (args) => handle(groups.claims, (h) => h.plan(args)))
-  .pipe(Command.withDescription(about("Build a claim plan and print its stages", {
-    details: "Nothing is verified, signed or sent.",
-    examples: ["feeshare claims plan --mint MINT --wallet WALLET"]
-  })))
+/** Every option of a claim plan: `claims plan` and `claims claim` take the same. */
+const planOptions = {
+  mint,
+  format,
+  source: Options.text("source").pipe(
+    Options.optional,
+    Options.withDescription(
+      "which claimable to claim from: position, pair, pool:dbc:POOL, pool:damm_v2:POOL or holding:AUTHORITY " +
+        "(default: the service picks the position or pair)"
+    )
+  ),
+  quoteMint: Options.text("quote-mint").pipe(
+    Options.optional,
+    Options.withDescription("the quote mint you expect (refused when the config or holding vault has another)")
+  ),
+  feeLimits: Options.text("fee-limit").pipe(
+    Options.repeated,
+    Options.withDescription(
+      "a ceiling on the payout asset's transfer fee, MINT:PROGRAM:BPS:MAX_FEE_RAW with PROGRAM token, token-2022 " +
+        "or a program id (repeat, at most 4; default: the active schedule)"
+    )
+  ),
+  lookupTables: Options.text("lookup-table").pipe(
+    Options.repeated,
+    Options.withDescription("an extra address lookup table to compile against (repeat, at most 8; v0 only)")
+  )
+}
+
+const plan = Command.make(
+  "plan",
+  { ...planOptions, wallet },
+  (args) => handle(groups.claims, (h) => h.plan(args))
+).pipe(Command.withDescription(about("Build a claim plan and print its stages", {
+  details: "Nothing is verified, signed or sent.",
+  examples: ["feeshare claims plan --mint MINT --wallet WALLET --source holding:AUTHORITY"]
+})))
 
 const claim = Command.make(
   "claim",
-  { mint, format, dryRun },
+  { ...planOptions, dryRun },
   (args) => handle(groups.claims, (h) => h.claim(args))
 ).pipe(Command.withDescription(about("Claim a token's fees with --keypair", {
   details: "Builds the plan, verifies every stage, signs and sends, lookup-table setup included. On a terminal the " +
     "progress is a live table (a row per stage, elapsed times, the current wait: rate limit, lookup-table warm-up, " +
-    "confirmation); on a pipe, one line per event.",
+    "confirmation); on a pipe, one line per event. Reports what the claim paid: the change of the wallet's token " +
+    "account of the plan's asset. The options are checked together before anything is sent; a refusal names the " +
+    "flag and the rule. For example, a holding in a Token-2022 quote mint: --source holding:AUTHORITY " +
+    "--quote-mint QUOTE --fee-limit QUOTE:token-2022:100:5000000.",
   examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
 })))
 

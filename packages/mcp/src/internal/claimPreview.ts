@@ -21,17 +21,25 @@ const claimNote = (plan: Plan.TransactionPlan) =>
       "costliest stage shown here."
     : `Every stage verified. A plan rebuilt after a blockhash expiry is signed only while it matches this preview.`
 
+/** The format a claim request asked for (`v0` when it left it out). */
+export const formatOf = (request: Claims.ClaimPlanRequest): Claims.TransactionFormat =>
+  request.transactionFormat ?? "v0"
+
 /**
- * Verifies a claim plan for `wallet` (the plan's rules, the policy's format, every stage
+ * Verifies a claim plan for `wallet` (the plan's rules, the requested format, every stage
  * against its metadata) and describes each stage.
  *
  * @since 0.1.0
  * @category verification
  */
-export const verifyClaim = ({ policy }: HandlerContext, wallet: Signer.Signer.Service, plan: Plan.TransactionPlan) =>
+export const verifyClaim = (
+  wallet: Signer.Signer.Service,
+  request: Claims.ClaimPlanRequest,
+  plan: Plan.TransactionPlan
+) =>
   Effect.gen(function*() {
     const local = Signers.make(wallet)
-    yield* PlanExecutor.verify(plan, { format: policy.transactionFormat }).pipe(
+    yield* PlanExecutor.verify(plan, { format: formatOf(request) }).pipe(
       Effect.provideService(Signers.Signers, local)
     )
     return yield* Effect.forEach(plan.transactions, (stage) =>
@@ -54,7 +62,7 @@ export const previewClaim = (
   plan: Plan.TransactionPlan
 ) =>
   Effect.gen(function*() {
-    const stages = yield* verifyClaim(context, wallet, plan)
+    const stages = yield* verifyClaim(wallet, request, plan)
     const fees = totalFees(stages)
     yield* context.checkDailyFees(fees)
     return yield* context.save(
@@ -71,7 +79,7 @@ export const previewClaim = (
           verified: true,
           checks: [
             "plan rules (ids, dependencies, readiness)",
-            `format ${context.policy.transactionFormat}`,
+            `format ${formatOf(request)}`,
             "each stage's bytes against its metadata: message hash, signers, signatures, lifetime, budget, size"
           ]
         },

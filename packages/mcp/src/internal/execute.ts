@@ -13,7 +13,7 @@ import { Effect, Layer, Schema } from "effect"
 import { ToolFailure } from "../Tools.js"
 import * as WritePolicy from "../WritePolicy.js"
 import { matchesBound } from "./claimBound.js"
-import { previewClaim, verifyClaim } from "./claimPreview.js"
+import { formatOf, previewClaim, verifyClaim } from "./claimPreview.js"
 import type { HandlerContext, Pending, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
 import { totalFees } from "./stagePreview.js"
@@ -43,12 +43,12 @@ const askHuman = (summary: string) =>
 
 const executeClaim = (context: HandlerContext, previewId: string, pending: Extract<Pending, { action: "claim" }>) =>
   Effect.gen(function*() {
-    const { chainLayer, policy, spending, warmupInterval } = context
+    const { chainLayer, spending, warmupInterval } = context
     yield* failing(spending.spend("fees", pending.fees))
     const rebuild = () =>
       Effect.gen(function*() {
         const next = yield* Effect.flatMap(context.api, (client) => client.claims.createPlan(pending.request))
-        const stages = yield* verifyClaim(context, pending.wallet, next)
+        const stages = yield* verifyClaim(pending.wallet, pending.request, next)
         const mismatch = matchesBound(pending.bound, next, stages)
         if (mismatch !== undefined) {
           const fresh = yield* previewClaim(context, pending.wallet, pending.request, next)
@@ -64,7 +64,7 @@ const executeClaim = (context: HandlerContext, previewId: string, pending: Extra
       }).pipe(failing)
     const result = yield* PlanExecutor.execute(pending.plan, {
       rebuild,
-      format: policy.transactionFormat,
+      format: formatOf(pending.request),
       warmupInterval: warmupInterval ?? "1 second",
       rebroadcastInterval: "1 second"
     }).pipe(

@@ -63,7 +63,7 @@ export const make = (context: HandlerContext): Pick<
         const request: Claims.ClaimPlanRequest = {
           ...rest,
           feeClaimer: signer.publicKey,
-          transactionFormat: policy.transactionFormat
+          transactionFormat: rest.transactionFormat ?? policy.transactionFormat
         }
         const plan = yield* Effect.flatMap(api, (client) => client.claims.createPlan(request))
         return yield* previewClaim(context, signer, request, plan)

@@ -5,6 +5,7 @@ import type { Plan } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Output from "../../Output.js"
+import { type ClaimFlags, claimRequest } from "../claimRequest.js"
 import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
 
 export const positions = (args: { readonly wallet: Option.Option<string> }) =>
@@ -80,32 +81,21 @@ const planJson = (plan: Plan.TransactionPlan) => ({
   }))
 })
 
-type Format = Option.Option<"v0" | "v1">
-
-const planRequest = (wallet: string, mint: string, format: Format) => ({
-  feeClaimer: wallet,
-  tokenMint: mint,
-  ...(Option.isSome(format) ? { transactionFormat: format.value } : {})
-})
-
-export const plan = (
-  args: { readonly mint: string; readonly wallet: Option.Option<string>; readonly format: Format }
-) =>
+export const plan = (args: ClaimFlags & { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
     const wallet = yield* walletOf(args.wallet, "claims plan")
+    const request = yield* claimRequest("claims plan", wallet, args)
     const api = yield* client("claims plan")
-    const plan = yield* api.claims.createPlan(planRequest(wallet, args.mint, args.format))
+    const plan = yield* api.claims.createPlan(request)
     return Output.result(planJson(plan), [`Claim plan for ${wallet}:`, ...planLines(plan)])
   })
 
-export const claim = (
-  args: { readonly mint: string; readonly format: Format; readonly dryRun: boolean }
-) =>
+export const claim = (args: ClaimFlags & { readonly dryRun: boolean }) =>
   Effect.gen(function*() {
     const wallet = yield* signer("claims claim")
+    const request = yield* claimRequest("claims claim", wallet.publicKey, args)
     const api = yield* client("claims claim")
     const signing = yield* loadSigning
-    const request = planRequest(wallet.publicKey, args.mint, args.format)
     const plan = yield* api.claims.createPlan(request)
     const format = request.transactionFormat ?? "v0"
     if (args.dryRun) {
@@ -135,11 +125,30 @@ export const claim = (
     }
     const run = yield* runOf({ table: true })
     yield* run.onLine(`Claiming ${args.mint} for ${wallet.publicKey} (${plan.readiness.status}):`)
-    const result = yield* signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
+    const { paid, result } = yield* signing.measurePaid(
+      wallet.publicKey,
+      plan.asset,
+      run,
+      signing.executePlan(plan, format, () => api.claims.createPlan(request), wallet, run)
+    )
+    const asset = plan.asset
     return Output.result(
-      { landed: result.stages, rebuilds: result.rebuilds },
+      {
+        landed: result.stages,
+        rebuilds: result.rebuilds,
+        paid: {
+          mint: asset.mint,
+          tokenProgram: asset.tokenProgram,
+          decimals: asset.decimals,
+          raw: paid === undefined ? null : String(paid)
+        }
+      },
       [
-        `Claimed: ${result.stages.length} stage(s) landed.`,
+        `Claimed: ${result.stages.length} stage(s) landed; ${
+          paid === undefined
+            ? "what it paid is unknown (the balance read failed)"
+            : `paid ${Output.amount(paid, asset.decimals)} of ${asset.mint} into the wallet's token account`
+        }.`,
         ...Output.table(
           ["stage", "kind", "signature", "slot"],
           result.stages.map((s) => [s.id, s.kind, s.signature, String(s.slot)])

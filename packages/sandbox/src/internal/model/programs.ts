@@ -5,6 +5,7 @@
  * Hand-written layouts: the program clients published for Kit do not all resolve to the Kit
  * version the sandbox uses.
  */
+import { Claims } from "@feeshare/domain"
 import {
   AccountRole,
   type Address,
@@ -17,9 +18,9 @@ import {
 } from "@solana/kit"
 
 export const SYSTEM_PROGRAM = address("11111111111111111111111111111111")
-export const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+export const TOKEN_PROGRAM = address(Claims.tokenPrograms.token)
 /** The extended token program (Token-2022). */
-export const TOKEN_2022_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
+export const TOKEN_2022_PROGRAM = address(Claims.tokenPrograms["token-2022"])
 export const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
 /** Wrapped SOL: the default quote mint. */

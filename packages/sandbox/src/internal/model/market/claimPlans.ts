@@ -2,7 +2,7 @@
  * Claim plans: the lookup-table set-up stages, the payouts (positions, the deployer's
  * vault, holdings in wrapped SOL or the Token-2022 quote mint), fee limits, receipts.
  */
-import type { Claims, Plan } from "@feeshare/domain"
+import { Claims, type Plan, Validation } from "@feeshare/domain"
 import * as Alt from "@feeshare/solana/LookupTable"
 import { stageOf } from "@feeshare/solana/StageBuilder"
 import type { Budget, BuildInput } from "@feeshare/solana/StageBuilder"
@@ -140,7 +140,6 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
               `${quote.mint} (${quote.tokenProgram})`
           )
         }
-        if (i > 0) return yield* reject(400, `feeLimits[${i}].asset: a second limit for ${quote.mint}`)
         const exceeded: Array<string> = []
         if (rate > limit.basisPoints) {
           exceeded.push(
@@ -158,6 +157,8 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
     })
 
   const createPlan = Effect.fn("Market.createPlan")(function*(request: Claims.ClaimPlanRequest) {
+    const issue = Claims.claimPlanIssue(request)
+    if (issue !== undefined) return yield* reject(400, `${Validation.formatPath(issue.path)}: ${issue.rule}`)
     const state = yield* token(request.tokenMint)
     const source = request.source
     const wallet = request.feeClaimer as Address
@@ -222,8 +223,6 @@ export const make = (market: MarketState, payouts: Payouts.Service) => {
         ...(extra.length === 0 ? {} : yield* lookupTableContents(extra)),
         [table.address]: table.addresses
       }
-    } else if (extra.length > 0) {
-      return yield* reject(400, "additionalLookupTables apply to v0 transactions only")
     }
     const budget = format === "v1" ? budgets.claimV1 : budgets.claimV0
     const life = yield* lifetime
