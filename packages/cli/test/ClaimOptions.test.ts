@@ -91,6 +91,26 @@ describe("claims claim: every plan option", () => {
             raw: String(held - capped)
           })
 
+          // claims events: the claim, as the sandbox recorded it (the holding's amount, before the transfer fee)
+          const events = yield* cli("--json", "claims", "events", "--mint", created.mint, "--since", "1h")
+          assert.strictEqual(events.code, 0, events.stderr)
+          const listed = document(events) as {
+            events: ReadonlyArray<{ wallet: string; amount: string; signature: string; isCreator: boolean }>
+            total: string
+          }
+          const claimStage = (result.landed as ReadonlyArray<{ kind: string; signature?: string }>).find((s) =>
+            s.kind === "claim"
+          )
+          assert.deepStrictEqual(listed.events.map((e) => [e.wallet, e.amount, e.signature, e.isCreator]), [
+            [claimerKey, String(held), claimStage?.signature, false]
+          ])
+          assert.strictEqual(listed.total, String(held))
+          const future = yield* cli("claims", "events", "--mint", created.mint, "--since", "2099-01-01T00:00:00Z")
+          assert.strictEqual(future.code, 2, future.stdout)
+          assert.include(future.stderr, "--until must be at least from")
+          const text = yield* cli("claims", "events", "--mint", created.mint, "--limit", "5")
+          assert.match(text.stdout, /1 claim\(s\), 40000000 \(0\.04 SOL\) in all\./)
+
           // the holding is empty now: a limit below the active rate is refused by the service
           const tooLow = yield* cli(
             "--json",
@@ -111,6 +131,38 @@ describe("claims claim: every plan option", () => {
           assert.include((document(tooLow) as ErrorDocument).error.message, "feeLimits[0].basisPoints")
         }).pipe(Effect.provide(FetchHttpClient.layer))
     )
+
+    it.effect("claims events: bad --limit, --offset, --since and --until are refused naming the flag", () =>
+      Effect.gen(function*() {
+        const mint = PublicKey.fromBytes(keygenFile(dir, "events-mint").publicKey)
+        const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+          [["--limit", "0"], "--limit must be an integer from 1 to 100"],
+          [["--limit", "101"], "--limit must be an integer from 1 to 100"],
+          [["--offset", "-1"], "--offset must be an integer of at least 0"],
+          [["--since", "yesterday"], "--since must be unix seconds"],
+          [["--until", "1h"], "--until applies with --since only"],
+          [["--since", "1h", "--limit", "5"], "--limit applies to offset mode only"]
+        ]
+        const outcomes = yield* Effect.forEach(
+          cases,
+          ([flags]) =>
+            feeshare(["--json", "claims", "events", "--mint", mint, ...flags], {
+              FEESHARE_BASE_URL: "http://127.0.0.1:9/api/v1",
+              FEESHARE_API_KEY: "fs_unused"
+            }),
+          { concurrency: 3 }
+        )
+        for (const [i, [flags, expected]] of cases.entries()) {
+          const outcome = outcomes[i]!
+          const { error } = document(outcome) as ErrorDocument
+          assert.deepStrictEqual(
+            [outcome.code, error.tag],
+            [2, "InvalidRequest"],
+            `${flags.join(" ")}: ${outcome.stdout}`
+          )
+          assert.include(error.message, expected, flags.join(" "))
+        }
+      }))
 
     it.effect("options that contradict each other are refused before anything is sent, naming the flag", () =>
       Effect.gen(function*() {

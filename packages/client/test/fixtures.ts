@@ -2,7 +2,18 @@
  * SPEC-shaped values for every operation (program-side types; the servers encode them with
  * the domain's schemas), and a real Ed25519 signer.
  */
-import type { Analytics, Claims, Evm, FeeShare, Identity, LaunchWallet, Plan, TokenInfo, Trade } from "@feeshare/domain"
+import type {
+  Analytics,
+  ClaimEvents,
+  Claims,
+  Evm,
+  FeeShare,
+  Identity,
+  LaunchWallet,
+  Plan,
+  TokenInfo,
+  Trade
+} from "@feeshare/domain"
 import { PublicKey, Signer } from "@feeshare/domain"
 import { Effect } from "effect"
 import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
@@ -193,6 +204,16 @@ export const claimStats: ReadonlyArray<Analytics.ClaimStatistics> = [{
   socialUsername: "alice",
   isAdmin: true
 }]
+
+export const claimEvents: ClaimEvents.ClaimEvents = {
+  events: [{
+    wallet,
+    isCreator: true,
+    amount: 2n ** 60n + 3n,
+    signature: "5".repeat(88),
+    timestamp: new Date("2026-11-27T08:00:00.000Z")
+  }]
+}
 
 export const pools: ReadonlyArray<Analytics.PoolEntry> = [
   { tokenMint, dbcConfigKey: configKey, dbcPoolKey: key(19), dammV2PoolKey: key(20) },

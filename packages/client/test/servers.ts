@@ -102,7 +102,10 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
         record("analytics", "lifetimeFees", urlParams).pipe(Effect.as(F.lifetimeFees)))
       .handle("claimStats", ({ urlParams }) =>
         record("analytics", "claimStats", urlParams).pipe(Effect.as(F.claimStats)))
-      .handle("pools", ({ urlParams }) => record("analytics", "pools", urlParams).pipe(Effect.as(F.pools))))
+      .handle("claimEvents", ({ urlParams }) =>
+        record("analytics", "claimEvents", urlParams).pipe(Effect.as(F.claimEvents)))
+      .handle("pools", ({ urlParams }) =>
+        record("analytics", "pools", urlParams).pipe(Effect.as(F.pools))))
   const Evm = HttpApiBuilder.group(Api.Api, "evm", (handlers) =>
     handlers
       .handle("indexTokenStatus", ({ payload }) =>

@@ -18,6 +18,7 @@ import {
 import { Context, Option, Schema } from "effect"
 import * as AgentAuth from "./AgentAuth.js"
 import * as Analytics from "./Analytics.js"
+import * as ClaimEvents from "./ClaimEvents.js"
 import * as Claims from "./Claims.js"
 import { Success } from "./Envelope.js"
 import * as Evm from "./Evm.js"
@@ -243,6 +244,16 @@ export const AnalyticsGroup = HttpApiGroup.make("analytics")
       .setUrlParams(Analytics.TokenMintQuery)
       .addSuccess(Success(Analytics.ClaimStatisticsList))
       .annotate(OpenApi.Summary, "What every fee claimer of a token has claimed")
+  )
+  .add(
+    HttpApiEndpoint.get("claimEvents", "/fee-share/token/claim-events")
+      .setUrlParams(ClaimEvents.ClaimEventsQuery)
+      .addSuccess(Success(ClaimEvents.ClaimEvents))
+      .annotate(MessageInResponse, [400, 500])
+      .annotate(
+        OpenApi.Summary,
+        "Claims of a token, newest first: a page (offset mode) or a window of unix seconds (time mode)"
+      )
   )
   .add(
     HttpApiEndpoint.get("pools", "/main/platform/pools")

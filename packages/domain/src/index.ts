@@ -17,6 +17,8 @@ export * as BasisPoints from "./BasisPoints.js"
 /** @since 0.1.0 */
 export * as BundleRelay from "./BundleRelay.js"
 /** @since 0.1.0 */
+export * as ClaimEvents from "./ClaimEvents.js"
+/** @since 0.1.0 */
 export * as Claims from "./Claims.js"
 /** @since 0.1.0 */
 export * as Envelope from "./Envelope.js"

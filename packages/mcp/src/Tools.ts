@@ -11,6 +11,7 @@ import {
   AgentAuth,
   Analytics,
   Api,
+  ClaimEvents,
   Claims,
   Evm,
   FeeShare,
@@ -167,6 +168,28 @@ export const ClaimStats = Tool.make("claim_stats", {
   description: summary("analytics", "claimStats"),
   parameters: Analytics.TokenMintQuery.fields,
   success: Schema.Struct({ claimers: Analytics.ClaimStatisticsList }),
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
+
+const wholeNumber = (description: string) => Schema.optional(Schema.Int.annotations({ description }))
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const ClaimEventsTool = Tool.make("claim_events", {
+  description: summary("analytics", "claimEvents"),
+  parameters: {
+    tokenMint: PublicKey.PublicKey,
+    mode: Schema.optional(
+      Schema.Literal("offset", "time").annotations({ description: "offset (default): a page; time: from..to" })
+    ),
+    limit: wholeNumber(`offset mode: events per page, 1 to ${ClaimEvents.limits.maxLimit} (default 100)`),
+    offset: wholeNumber("offset mode: events to skip, newest first (default 0)"),
+    from: wholeNumber("time mode: unix seconds, inclusive (required)"),
+    to: wholeNumber("time mode: unix seconds, inclusive, at least from (required)")
+  },
+  success: ClaimEvents.ClaimEvents,
   failure: ToolFailure
 }).annotate(Tool.Readonly, true).annotate(Tool.Destructive, false)
 
@@ -377,6 +400,7 @@ export const toolkit = Toolkit.make(
   AdminList,
   LifetimeFees,
   ClaimStats,
+  ClaimEventsTool,
   Pools,
   Quote,
   EvmIndexStatus,

@@ -83,6 +83,14 @@ describe("prepare_claim: every plan option", () => {
             p.baseMint === token.mint
           )
           assert.isTrue(after === undefined || after.totalClaimableLamportsUserShare === 0)
+          // the claim_events read tool lists it: the wallet, the amount owed, the landed signature
+          const { result: listed } = yield* tools.handle("claim_events", { tokenMint: token.mint, limit: 10 })
+          if (listed instanceof ToolFailure) return assert.fail(listed.message)
+          const claimSignature = executed.landed.find((stage) => stage.kind === "claim")?.signature
+          assert.deepStrictEqual(
+            listed.events.filter((e) => e.signature === claimSignature).map((e) => [e.wallet, e.amount]),
+            [[seeded.demoWallet, BigInt(owed!.totalClaimableLamportsUserShare)]]
+          )
         }))
 
       it.scoped("options that contradict each other: InvalidRequest with the field and the rule; nothing is sent", () =>

@@ -94,6 +94,7 @@ const floor = (lifetimeFees: bigint) =>
       h
         .handle("lifetimeFees", () => Effect.succeed(lifetimeFees))
         .handle("claimStats", () => Effect.succeed([]))
+        .handle("claimEvents", () => Effect.succeed({ events: [] }))
         .handle("pools", () => Effect.succeed([])))
     const apiKey = Layer.succeed(
       Api.ApiKey,

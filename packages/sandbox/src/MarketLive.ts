@@ -98,7 +98,7 @@ export const make = (options: Pick<Options, "seed">) =>
     const { adminList, createConfig, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
     const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
-    const { claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
+    const { claimEvents, claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
     const setup = yield* Setup.make(market)
     const service: Market.Service = {
       createPlan,
@@ -119,6 +119,7 @@ export const make = (options: Pick<Options, "seed">) =>
       swap: trading.swap,
       lifetimeFees,
       claimStats,
+      claimEvents,
       pools,
       ...setup
     }

@@ -278,6 +278,7 @@ export class FeeShare implements AsyncDisposable {
   readonly analytics: Group<"analytics"> = {
     lifetimeFees: (input, options) => this.#call((client) => client.analytics.lifetimeFees(input), options),
     claimStats: (input, options) => this.#call((client) => client.analytics.claimStats(input), options),
+    claimEvents: (input, options) => this.#call((client) => client.analytics.claimEvents(input), options),
     pools: (input, options) => this.#call((client) => client.analytics.pools(input), options)
   }
 

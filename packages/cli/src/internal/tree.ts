@@ -136,11 +136,38 @@ const claim = Command.make(
   examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
 })))
 
+const events = Command.make(
+  "events",
+  {
+    mint,
+    since: Options.text("since").pipe(
+      Options.optional,
+      Options.withDescription("only claims from this time on: unix seconds, ISO-8601, or a span back such as 24h, 7d")
+    ),
+    until: Options.text("until").pipe(
+      Options.optional,
+      Options.withDescription("with --since: only claims up to this time (default now)")
+    ),
+    limit: Options.integer("limit").pipe(
+      Options.optional,
+      Options.withDescription("without --since: claims per page, 1 to 100 (default 100)")
+    ),
+    offset: Options.integer("offset").pipe(
+      Options.optional,
+      Options.withDescription("without --since: claims to skip, newest first (default 0)")
+    )
+  },
+  (args) => handle(groups.claims, (h) => h.events(args))
+).pipe(Command.withDescription(about("Landed claims of a token: who, how much, when", {
+  details: "Newest first. Without --since, a page (--limit, --offset); with --since, every claim of the window.",
+  examples: ["feeshare claims events --mint MINT --since 24h"]
+})))
+
 const claims = Command.make("claims").pipe(
-  Command.withDescription(about("Claimable positions, vaults, claim plans and claiming", {
+  Command.withDescription(about("Claimable positions, vaults, claim plans, claiming and claim events", {
     examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
   })),
-  Command.withSubcommands([positions, vaults, plan, claim])
+  Command.withSubcommands([positions, vaults, plan, claim, events])
 )
 
 // ---------------------------------------------------------------------------

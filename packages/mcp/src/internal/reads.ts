@@ -21,6 +21,7 @@ export const make = ({ api, policy, signers, spending }: HandlerContext): Pick<
   | "admin_list"
   | "lifetime_fees"
   | "claim_stats"
+  | "claim_events"
   | "pools"
   | "quote"
   | "evm_index_status"
@@ -47,6 +48,16 @@ export const make = ({ api, policy, signers, spending }: HandlerContext): Pick<
     failing(
       Effect.map(Effect.flatMap(api, (client) => client.analytics.claimStats(query)), (claimers) => ({ claimers }))
     ),
+  claim_events: (query) =>
+    failing(Effect.flatMap(api, (client) =>
+      client.analytics.claimEvents({
+        tokenMint: query.tokenMint,
+        ...(query.mode === undefined ? {} : { mode: query.mode }),
+        ...(query.limit === undefined ? {} : { limit: query.limit }),
+        ...(query.offset === undefined ? {} : { offset: query.offset }),
+        ...(query.from === undefined ? {} : { from: query.from }),
+        ...(query.to === undefined ? {} : { to: query.to })
+      }))),
   pools: (query) =>
     failing(Effect.map(Effect.flatMap(api, (client) => client.analytics.pools(query)), (pools) => ({ pools }))),
   quote: (query) => failing(Effect.flatMap(api, (client) => client.trade.quote(query))),

@@ -157,6 +157,7 @@ export const layer = Layer.succeed(Market, {
       isAdmin: true,
       provider: null
     }]),
+  claimEvents: (query) => Effect.as(tokenCheck(query.tokenMint), { events: [] }),
   pools: (onlyMigrated) =>
     Effect.succeed(
       [

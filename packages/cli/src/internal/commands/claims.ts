@@ -1,12 +1,12 @@
 /**
- * `feeshare claims positions | vaults | plan | claim`.
+ * `feeshare claims positions | vaults | plan | claim | events`.
  */
 import type { Plan } from "@feeshare/domain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Output from "../../Output.js"
 import { type ClaimFlags, claimRequest } from "../claimRequest.js"
-import { client, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
+import { client, invalid, loadSigning, runOf, signer, walletOf, yesNo } from "../context.js"
 
 export const positions = (args: { readonly wallet: Option.Option<string> }) =>
   Effect.gen(function*() {
@@ -156,3 +156,81 @@ export const claim = (args: ClaimFlags & { readonly dryRun: boolean }) =>
       ]
     )
   })
+
+const durationUnits: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 }
+
+/** The spellings `--since` and `--until` accept. */
+export const timeSyntax = "unix seconds, an ISO-8601 time, or a span back from now such as 90m, 24h, 7d"
+
+/** `--since`/`--until` as unix seconds: unix seconds, an ISO-8601 time, or a span back from `now`. */
+const unixSeconds = (flag: string, text: string, now: number) => {
+  const span = /^([0-9]{1,9})([smhdw])$/.exec(text)
+  const seconds = /^[0-9]{1,12}$/.test(text)
+    ? Number(text)
+    : span !== null
+    ? now - Number(span[1]) * (durationUnits[span[2]!] ?? 0)
+    : Math.floor(Date.parse(text) / 1000)
+  return Number.isSafeInteger(seconds) && seconds >= 0
+    ? Effect.succeed(seconds)
+    : Effect.fail(invalid("claims events", flag, `must be ${timeSyntax}`))
+}
+
+export const events = (
+  args: {
+    readonly mint: string
+    readonly since: Option.Option<string>
+    readonly until: Option.Option<string>
+    readonly limit: Option.Option<number>
+    readonly offset: Option.Option<number>
+  }
+) =>
+  Effect.gen(function*() {
+    const now = Math.floor(Date.now() / 1000)
+    if (Option.isNone(args.since) && Option.isSome(args.until)) {
+      return yield* invalid("claims events", "--until", "applies with --since only")
+    }
+    const query = Option.isSome(args.since)
+      ? {
+        tokenMint: args.mint,
+        mode: "time" as const,
+        from: yield* unixSeconds("--since", args.since.value, now),
+        to: Option.isSome(args.until) ? yield* unixSeconds("--until", args.until.value, now) : now,
+        ...(Option.isSome(args.limit) ? { limit: args.limit.value } : {}),
+        ...(Option.isSome(args.offset) ? { offset: args.offset.value } : {})
+      }
+      : {
+        tokenMint: args.mint,
+        ...(Option.isSome(args.limit) ? { limit: args.limit.value } : {}),
+        ...(Option.isSome(args.offset) ? { offset: args.offset.value } : {})
+      }
+    const api = yield* client("claims events")
+    const { events } = yield* api.analytics.claimEvents(query).pipe(
+      Effect.mapError((error) =>
+        error._tag === "InvalidRequest" && ["limit", "offset", "from", "to"].includes(error.field)
+          ? invalid("claims events", flagOf[error.field] ?? error.field, error.rule)
+          : error
+      )
+    )
+    const total = events.reduce((sum, e) => sum + e.amount, 0n)
+    return Output.result({ tokenMint: args.mint, events, total: String(total) }, [
+      `Claims of ${args.mint}${Option.isSome(args.since) ? " in the window" : ""}, newest first:`,
+      ...(events.length === 0 ? ["(none)"] : Output.table(
+        ["time", "wallet", "creator", "amount (lamports)", "signature"],
+        events.map((e) => [
+          e.timestamp.toISOString(),
+          e.wallet,
+          yesNo(e.isCreator),
+          Output.lamports(e.amount),
+          Output.short(e.signature, 8)
+        ])
+      )),
+      `${events.length} claim(s), ${Output.lamports(total)} in all.`
+    ])
+  })
+
+const flagOf: Readonly<Record<string, string>> = {
+  limit: "--limit",
+  offset: "--offset",
+  from: "--since",
+  to: "--until"
+}

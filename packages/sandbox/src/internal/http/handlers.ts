@@ -51,6 +51,7 @@ const trade = { quote: respond(Api.TradeGroup, "quote"), swap: respond(Api.Trade
 const analytics = {
   lifetimeFees: respond(Api.AnalyticsGroup, "lifetimeFees"),
   claimStats: respond(Api.AnalyticsGroup, "claimStats"),
+  claimEvents: respond(Api.AnalyticsGroup, "claimEvents"),
   pools: respond(Api.AnalyticsGroup, "pools")
 }
 const evm = {
@@ -219,6 +220,10 @@ const AnalyticsLive = HttpApiBuilder.group(FullApi, "analytics", (handlers) =>
       .handle(
         "claimStats",
         ({ urlParams }) => analytics.claimStats(op("analytics.claimStats", market.claimStats(urlParams.tokenMint)))
+      )
+      .handle(
+        "claimEvents",
+        ({ urlParams }) => analytics.claimEvents(op("analytics.claimEvents", market.claimEvents(urlParams)))
       )
       .handle(
         "pools",

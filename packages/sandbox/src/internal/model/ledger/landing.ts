@@ -104,7 +104,13 @@ export const make = (parts: Parts) =>
           computeUnitsConsumed: meta.computeUnitsConsumed(),
           err
         })
-        yield* watchers.landed({ signature, slot: clock.slot(), err, messageSha256: decoded.messageSha256 })
+        yield* watchers.landed({
+          signature,
+          slot: clock.slot(),
+          blockTime: Math.floor(now / 1000),
+          err,
+          messageSha256: decoded.messageSha256
+        })
         return signature
       })
 
@@ -274,7 +280,13 @@ export const make = (parts: Parts) =>
           computeUnitsConsumed: run.units,
           err: null
         })
-        yield* watchers.landed({ signature, slot, err: null, messageSha256: d.messageSha256 })
+        yield* watchers.landed({
+          signature,
+          slot,
+          blockTime: Math.floor(now / 1000),
+          err: null,
+          messageSha256: d.messageSha256
+        })
       }
       const answer: BundleRelay.RelayAnswer = { landed: true, signatures, slot: Number(slot), failed: null }
       return answer

@@ -61,6 +61,8 @@ export interface ClockState {
 export interface Landed {
   readonly signature: string
   readonly slot: bigint
+  /** Unix seconds. */
+  readonly blockTime: number
   readonly err: RpcTransactionError | null
   /** Hex SHA-256 of the message bytes: the same whoever signed it. */
   readonly messageSha256: string

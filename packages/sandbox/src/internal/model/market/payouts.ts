@@ -7,6 +7,7 @@
 import type { Claims, Plan } from "@feeshare/domain"
 import type { Address, Instruction, KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
+import type { Landed } from "../ledger/models.js"
 import * as Programs from "../programs.js"
 import { type Holding, reject, sum, type TokenState } from "./state.js"
 import type { MarketState } from "./state.js"
@@ -16,7 +17,18 @@ export interface Payout {
   readonly operation: Plan.Operation
   readonly instructions: ReadonlyArray<Instruction>
   readonly signers: ReadonlyArray<KeyPairSigner>
-  readonly apply: () => void
+  readonly apply: (landed: Landed) => void
+}
+
+/** Records a landed claim of `amount` by `wallet` among the token's claim events. */
+const recordClaim = (state: TokenState, wallet: string, amount: bigint, landed: Landed) => {
+  state.claimEvents.push({
+    wallet,
+    isCreator: state.creator === wallet,
+    amount,
+    signature: landed.signature,
+    blockTime: landed.blockTime
+  })
 }
 
 /** The payouts over the market's state. */
@@ -106,10 +118,11 @@ export const make = (market: MarketState) => {
         operation: { kind: "holding_claim", baseMint: state.mint.address, wallet, authority },
         instructions: [once.instruction, ...transfer],
         signers: [holding.authority],
-        apply: () => {
+        apply: (landed) => {
           once.landed()
           entry.held -= amount
           entry.claimed += amount
+          recordClaim(state, wallet, amount, landed)
         }
       }
       return payout
@@ -163,8 +176,9 @@ export const make = (market: MarketState) => {
         operation: { kind: "position_claim", baseMint: state.mint.address, wallet },
         instructions,
         signers: [...signers.values()],
-        apply: () => {
+        apply: (landed) => {
           once.landed()
+          recordClaim(state, wallet, amount + vaultTotal, landed)
           if (share !== undefined && amount > 0n) {
             const fromDbc = share.dbc < amount ? share.dbc : amount
             share.dbc -= fromDbc

@@ -3,7 +3,17 @@
  * views, and `Rejection`. The areas of `internal/model/market/` implement it; `Market.ts`
  * re-exports every name.
  */
-import type { Analytics, BundleRelay, Claims, FeeShare, Launch, Plan, TokenInfo, Trade } from "@feeshare/domain"
+import type {
+  Analytics,
+  BundleRelay,
+  ClaimEvents,
+  Claims,
+  FeeShare,
+  Launch,
+  Plan,
+  TokenInfo,
+  Trade
+} from "@feeshare/domain"
 import { BasisPoints } from "@feeshare/domain/BasisPoints"
 import { EvmAddress } from "@feeshare/domain/EvmAddress"
 import * as LaunchWallet from "@feeshare/domain/LaunchWallet"
@@ -319,6 +329,8 @@ export declare namespace Market {
     readonly swap: (request: Trade.SwapRequest) => Effect.Effect<Trade.SwapResult, Rejection>
     readonly lifetimeFees: (tokenMint: PublicKey) => Effect.Effect<bigint, Rejection>
     readonly claimStats: (tokenMint: PublicKey) => Effect.Effect<ReadonlyArray<Analytics.ClaimStatistics>, Rejection>
+    /** Landed claims of a token, newest first (offset or time mode). */
+    readonly claimEvents: (query: ClaimEvents.ClaimEventsQuery) => Effect.Effect<ClaimEvents.ClaimEvents, Rejection>
     readonly pools: (onlyMigrated: boolean) => Effect.Effect<ReadonlyArray<Analytics.PoolEntry>, Rejection>
 
     readonly createToken: (input: typeof CreateTokenInput.Type) => Effect.Effect<typeof CreatedToken.Type, Rejection>

@@ -90,7 +90,8 @@ export const make = (market: MarketState) =>
           deployer: null
         },
         createdConfig: null,
-        shares: new Map()
+        shares: new Map(),
+        claimEvents: []
       }
       yield* fundRent("pool authority", keys.pool.address)
       const deployerVault = yield* fundedVault("deployer", input.creator)

@@ -81,6 +81,18 @@ export interface TokenState {
   /** The config type of a config made by config creation, once its transactions landed; else null. */
   createdConfig: { readonly configType: string; readonly payer: string } | null
   readonly shares: Map<string, Share>
+  /** Every landed claim of the token's fees, oldest first (the claim-events operation's source). */
+  readonly claimEvents: Array<ClaimRecord>
+}
+
+/** A landed claim: who, whether the token's creator, how much (raw), its signature, when. */
+export interface ClaimRecord {
+  readonly wallet: string
+  readonly isCreator: boolean
+  readonly amount: bigint
+  readonly signature: string
+  /** Unix seconds. */
+  readonly blockTime: number
 }
 
 /** The token info of a token made by the token-info operation, and its media. */

@@ -103,7 +103,8 @@ export const make = (market: MarketState) => {
       // no admin and no claimers until the launch lands (or a fee-share config is made)
       config: { admin: "", partner: null, claimers: [], customFeeVault: null, deployer: null },
       createdConfig: null,
-      shares: new Map()
+      shares: new Map(),
+      claimEvents: []
     }
     yield* fundRent("pool authority", keys.pool.address)
     tokens.set(mint, state)
