@@ -29,6 +29,8 @@ export const startRunner = (options: {
   readonly apiKey: string
   readonly rpcUrl: string
   readonly hook?: string
+  /** More of the runner's environment (e.g. `Cluster.Tuning`'s variables: `keeperWithHooks.ts`). */
+  readonly env?: Readonly<Record<string, string>>
 }) =>
   Effect.promise(async (): Promise<Runner> => {
     const port = await freePort()
@@ -55,7 +57,8 @@ export const startRunner = (options: {
             // the runners speak to each other only after the cluster's HMAC challenge
             FEESHARE_KEEPER_CLUSTER_SECRET: clusterSecret
           }),
-          FEESHARE_KEEPER_HOOK: options.hook ?? ""
+          FEESHARE_KEEPER_HOOK: options.hook ?? "",
+          ...options.env
         },
         stdio: ["ignore", "ignore", "pipe"]
       }
