@@ -4,9 +4,11 @@
  *
  * Each case gets a fresh sandbox with 400 ms slots (the claims wait on the ledger, as on a real
  * cluster, rather than on the two cores the runners share) and a rate limit far above what the
- * runners use, 30 wallets owed fees in 6 tokens (60 claims), a fresh PostgreSQL database, and
- * runner processes (`feeshare keeper run --postgres-url`). Times come from the journal: from
- * the first run's start to the last run's end.
+ * runners use, a fresh PostgreSQL database, and runner processes (`feeshare keeper run
+ * --postgres-url`) passing 30 wallets every 120 s. Once the runners share the wallets (every
+ * wallet passed, nothing owed), the wallets are owed fees in 6 tokens (60 claims): the next round
+ * claims them, the shards settled. Times come from the journal: from the first run's start to
+ * the last run's end.
  *
  * Cases: 1 runner with `concurrency: 12` against 3 runners with `concurrency: 4` (the same 12
  * claims in flight), 1 runner with `concurrency: 4` (the same per runner), the 3-runner case
@@ -35,7 +37,15 @@ import { join } from "node:path"
 import { executables } from "../../../scripts/test-executables.mjs"
 import * as Keeper from "../src/Keeper.js"
 import { intervals } from "../src/Settings.js"
-import { keeper, keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "../test/support/fixture.js"
+import {
+  keeper,
+  type KeyFile,
+  keyFile,
+  owed,
+  positions,
+  sandboxLayer,
+  temporaryDirectory
+} from "../test/support/fixture.js"
 import { kill, postgres, query, type Runner, startRunner, until } from "../test/support/runners.js"
 
 const walletCount = 30
@@ -49,21 +59,40 @@ interface Case {
   readonly replyPollMillis: number
 }
 
-/** Wallets owed fees on the current sandbox: 30 wallets, 6 tokens, 60 claims. */
-const setUp = (prefix: string) =>
+/** 30 wallets' key files. */
+const walletFiles = (prefix: string) =>
   Effect.gen(function*() {
     const dir = temporaryDirectory(prefix)
     const wallets = yield* Effect.forEach(
       Array.from({ length: walletCount }, (_, i) => i),
       (i) => keyFile(dir, `w${i}`)
     )
+    return { dir, wallets }
+  })
+
+/** The wallets owed fees on the current sandbox: 6 tokens, 60 claims. */
+const owe = (wallets: ReadonlyArray<KeyFile>) =>
+  Effect.gen(function*() {
     yield* positions({ wallets, tokens: 6, claimersPerToken: 10, buySol: (t) => BigInt(t + 1) })
-    const claims = [...(yield* owed(wallets)).values()].reduce(
+    return [...(yield* owed(wallets)).values()].reduce(
       (n, byMint) => n + [...byMint.values()].filter((a) => a > 0).length,
       0
     )
-    return { dir, wallets, claims }
   })
+
+/** Wallets owed fees on the current sandbox: 30 wallets, 6 tokens, 60 claims. */
+const setUp = (prefix: string) =>
+  Effect.gen(function*() {
+    const { dir, wallets } = yield* walletFiles(prefix)
+    return { dir, wallets, claims: yield* owe(wallets) }
+  })
+
+/**
+ * Rounds this far apart: the runners start and share the wallets (their first rounds find
+ * nothing owed), the wallets are then owed fees, and the next round claims everything with
+ * the shards settled (a start's rebalancing is not what the case measures).
+ */
+const roundSeconds = 120
 
 const sandbox = (seed: string) => sandboxLayer({ port: 0, slotMillis, seed, rateLimit: 1_000_000 })
 
@@ -77,14 +106,14 @@ const runCase = (c: Case) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
     const { client, server } = yield* postgres
-    const { claims, dir, wallets } = yield* setUp(`keeper-cluster-bench-${c.name}-`)
+    const { dir, wallets } = yield* walletFiles(`keeper-cluster-bench-${c.name}-`)
     const config = join(dir, "keeper.json")
     writeFileSync(
       config,
       JSON.stringify({
         wallets: wallets.map((w) => ({ keypair: w.path })),
         transactionFormat: "v1",
-        intervalSeconds: 1,
+        intervalSeconds: roundSeconds,
         concurrency: c.concurrency
       })
     )
@@ -97,13 +126,36 @@ const runCase = (c: Case) =>
         rpcUrl: info.rpcUrl,
         env: { FEESHARE_KEEPER_PLACEMENT: c.placement, FEESHARE_KEEPER_REPLY_POLL_MILLIS: String(c.replyPollMillis) }
       }))
+    yield* Effect.promise(() => Promise.all(started.map((r) => r.printed(/Listening on/))))
+    // every wallet passed (nothing owed yet) by the runner that owns it once all have joined
+    yield* until(
+      "the wallets to be shared",
+      Effect.map(
+        query<{ runner: string; started_at: string; finished_at: string | null }>(
+          client,
+          "SELECT runner, started_at, finished_at FROM keeper_owners"
+        ),
+        (rows) =>
+          rows.length === walletCount && rows.every((r) => r.finished_at !== null) &&
+          new Set(rows.map((r) => r.runner)).size === c.runners
+      ),
+      "300 seconds"
+    )
+    const owing = Date.now()
+    const claims = yield* owe(wallets)
+    const owedAt = Date.now()
+    console.log(`(${c.name}: the fees owed in ${((owedAt - owing) / 1000).toFixed(1)} s)`)
     yield* until(
       `${claims} claims`,
       Effect.map(claimedRuns(client), (rows) => rows.length >= claims),
       "600 seconds"
     )
     yield* Effect.forEach(started, kill)
+    for (const [i, runner] of started.entries()) writeFileSync(join(dir, `runner-${i}.log`), runner.stderr())
     const runs = yield* claimedRuns(client)
+    if (runs.some((r) => Number(r.started_at) < owedAt)) {
+      console.log(`(${c.name}: a round began before every position was owed: the time includes part of the set-up)`)
+    }
     const stageRunner = new Map(
       (yield* query<{ key: string; runner: string }>(client, "SELECT DISTINCT key, runner FROM keeper_stages")).map((
         r

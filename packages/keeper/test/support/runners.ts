@@ -5,6 +5,8 @@
  */
 import { Duration, Effect, Schedule } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import { appendFileSync } from "node:fs"
+import { join } from "node:path"
 import pg from "pg"
 import { executables } from "../../../../scripts/test-executables.mjs"
 import { freePort, startPostgres } from "./postgres.js"
@@ -65,8 +67,11 @@ export const startRunner = (options: {
     )
     let stderr = ""
     const waiters = new Set<{ readonly pattern: RegExp; readonly done: () => void }>()
+    // KEEPER_RUNNER_LOGS=DIR: every runner's stderr also goes to DIR/<port>.log (to read after a failure)
+    const logs = process.env.KEEPER_RUNNER_LOGS
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString()
+      if (logs !== undefined) appendFileSync(join(logs, `${port}.log`), chunk)
       for (const waiter of waiters) {
         if (waiter.pattern.test(stderr)) {
           waiters.delete(waiter)
