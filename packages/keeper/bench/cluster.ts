@@ -5,7 +5,7 @@
  * Each case gets a fresh sandbox with 400 ms slots (the claims wait on the ledger, as on a real
  * cluster, rather than on the two cores the runners share) and a rate limit far above what the
  * runners use, a fresh PostgreSQL database, and runner processes (`feeshare keeper run
- * --postgres-url`) passing 30 wallets every 120 s. Once the runners share the wallets (every
+ * --postgres-url`) passing 30 wallets every 90 s. Once the runners share the wallets (every
  * wallet passed, nothing owed), the wallets are owed fees in 6 tokens (60 claims): the next round
  * claims them, the shards settled. Times come from the journal: from the first run's start to
  * the last run's end.
@@ -92,7 +92,7 @@ const setUp = (prefix: string) =>
  * nothing owed), the wallets are then owed fees, and the next round claims everything with
  * the shards settled (a start's rebalancing is not what the case measures).
  */
-const roundSeconds = 120
+const roundSeconds = 90
 
 const sandbox = (seed: string) => sandboxLayer({ port: 0, slotMillis, seed, rateLimit: 1_000_000 })
 

@@ -63,11 +63,11 @@ export const ClaimWorkflow = Workflow.make({
     mint: Schema.String,
     key: Schema.String,
     claimable: Schema.Number,
-    // absent in the requests of keepers from before placement
-    placement: Schema.optionalWith(Schema.Number, { default: () => 0 })
+    // absent (0) in the requests of keepers from before placement
+    placement: Schema.optional(Schema.Number)
   }),
   success: Outcome,
-  idempotencyKey: ({ key, placement }) => placement === 0 ? key : `${key}@${placement}`
+  idempotencyKey: ({ key, placement }) => placement === undefined || placement === 0 ? key : `${key}@${placement}`
 })
 
 const planFee = (plan: Plan.TransactionPlan) =>
