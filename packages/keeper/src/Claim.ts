@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Activity, Workflow } from "@effect/workflow"
+import { Workflow } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { type Claims, FeeShareError, Plan, Signer } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
@@ -48,17 +48,26 @@ export class FeeCapReached extends Schema.TaggedError<FeeCapReached>()("FeeCapRe
 }) {}
 
 /**
- * The claim of one position, durable: the idempotency key is the wallet, the token mint and
- * the round (the number of runs of that position already finished).
+ * The claim of one position, durable: the idempotency key is the run's key (the wallet, the
+ * token mint and the round: the number of runs of that position already finished) and, on a
+ * cluster, the placement number that puts the workflow on the wallet's runner
+ * (`Placement.ts`; 0, the key alone, on one machine).
  *
  * @since 0.1.0
  * @category workflows
  */
 export const ClaimWorkflow = Workflow.make({
   name: "FeeshareKeeperClaim",
-  payload: { wallet: Schema.String, mint: Schema.String, key: Schema.String, claimable: Schema.Number },
+  payload: Schema.Struct({
+    wallet: Schema.String,
+    mint: Schema.String,
+    key: Schema.String,
+    claimable: Schema.Number,
+    // absent (0) in the requests of keepers from before placement
+    placement: Schema.optional(Schema.Number)
+  }),
   success: Outcome,
-  idempotencyKey: ({ key }) => key
+  idempotencyKey: ({ key, placement }) => placement === undefined || placement === 0 ? key : `${key}@${placement}`
 })
 
 const planFee = (plan: Plan.TransactionPlan) =>
@@ -128,14 +137,15 @@ export const settleEarlier = Step.make({
 
 /**
  * Where a position's run starts: `Finished`, when an earlier attempt claimed it or nothing is
- * left to claim; else `Claim` the lamports claimable now.
+ * left to claim; else `Claim` the lamports claimable now, journaling from `round` on (the
+ * rounds an earlier attempt journaled come first).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const Start = Schema.Union(
   Schema.TaggedStruct("Finished", { outcome: Outcome }),
-  Schema.TaggedStruct("Claim", { claimable: Schema.Number })
+  Schema.TaggedStruct("Claim", { claimable: Schema.Number, round: Schema.Number })
 )
 
 /**
@@ -160,7 +170,7 @@ export const start = Step.make({
     Effect.gen(function*() {
       const journal = yield* Journal.Journal
       const earlier = yield* journal.stagesOf(position.key)
-      if (earlier.length === 0) return Start.members[1].make({ claimable })
+      if (earlier.length === 0) return Start.members[1].make({ claimable, round: 0 })
       const claimed = earlier.find((row) => row.kind === "claim" && row.status === "landed")
       if (claimed !== undefined) {
         const fees = earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce(
@@ -176,7 +186,10 @@ export const start = Step.make({
       const now = positions.find((p) => p.baseMint === position.mint)?.totalClaimableLamportsUserShare ?? 0
       return now <= 0
         ? Start.members[0].make({ outcome: outcome({ outcome: "nothing" }) })
-        : Start.members[1].make({ claimable: now })
+        : Start.members[1].make({
+          claimable: now,
+          round: earlier.reduce((max, row) => Math.max(max, row.round + 1), 0)
+        })
     })
 })
 
@@ -279,14 +292,14 @@ export const execute = Step.make({
       const { commitment, options, rebroadcastInterval, warmupInterval } = yield* Settings
       const plan = yield* buildPlan.run(position)
       const result = yield* PlanExecutor.execute(plan, {
-        rebuild: () => buildPlan.run(position),
+        rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position)),
         commitment,
         format: options.config.transactionFormat,
         rebroadcastInterval,
         warmupInterval,
         beforeSend: journaled.beforeSend,
         onEvent: journaled.onEvent
-      }).pipe(Effect.provide(Signers.layer(signer)))
+      }).pipe(Effect.provide(Signers.layer(signer)), Effect.ensuring(journaled.flush))
       return outcome({
         outcome: "claimed",
         lamports: BigInt(claimable),
@@ -320,19 +333,20 @@ export const claimPosition = (payload: {
     yield* settleEarlier.run(payload)
     const begin = yield* start.run(payload, payload.claimable)
     if (begin._tag === "Finished") return begin.outcome
-    const journaled = yield* JournalWrites.journaledExecution(payload)
+    const journaled = yield* JournalWrites.journaledExecution(payload, begin.round)
     return yield* execute.run(payload, begin.claimable, wallet.signer, journaled).pipe(
       Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error, journaled.fees())))
     )
   }).pipe(Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error))))
 
 /**
- * The claim workflow's implementation: one activity, `claim`, whose result the engine
- * journals. After a crash the activity runs again; it settles the journal first.
+ * The claim workflow's implementation: the claim itself as the workflow's body, whose result
+ * the engine journals as the workflow's reply. After a crash the body runs again; it settles
+ * the journal first. (An activity around the body would journal the same result a second time:
+ * one more persisted request and reply per position, and nothing it could replay that the
+ * journal does not already settle.)
  *
  * @since 0.1.0
  * @category layers
  */
-export const ClaimWorkflowLive = ClaimWorkflow.toLayer((payload) =>
-  Activity.make({ name: "claim", success: Outcome, execute: claimPosition(payload) })
-)
+export const ClaimWorkflowLive = ClaimWorkflow.toLayer((payload) => claimPosition(payload))

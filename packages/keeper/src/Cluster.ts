@@ -20,11 +20,12 @@ import {
 } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
 import * as ClusterAuth from "./ClusterAuth.js"
 import * as Journal from "./Journal.js"
 import * as JournalWrites from "./JournalWrites.js"
 import * as Keeper from "./Keeper.js"
+import * as Placement from "./Placement.js"
 import { firstStartSchedule, intervals, passSchedule } from "./Settings.js"
 
 /**
@@ -58,6 +59,36 @@ export interface Options {
    * answers its HMAC challenge before anything it sends is read. Required off loopback.
    */
   readonly secret?: Redacted.Redacted<string> | undefined
+}
+
+/**
+ * How a runner places and waits for claim workflows, for measuring the cluster against other
+ * settings (`bench/cluster.ts`); the defaults are what a runner runs with.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Tuning extends Context.Reference<Tuning>()("@feeshare/keeper/Cluster/Tuning", {
+  defaultValue: (): Tuning.Service => ({ placement: "wallet", replyPollInterval: intervals.workflowReplyPoll })
+}) {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Tuning {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /**
+     * `wallet`: a claim workflow runs on its wallet's runner (`Placement`); `execution-id`: where
+     * its plain execution id puts it (the engine's default placement).
+     */
+    readonly placement: "wallet" | "execution-id"
+    /** Between two reads of the replies a runner awaits from storage (those of another runner's entities). */
+    readonly replyPollInterval: Duration.DurationInput
+  }
 }
 
 /** Whether `host` is a loopback address (only this machine can reach a runner bound to it). */
@@ -193,6 +224,7 @@ export const layerRunner = (options: Options) =>
     }
     const address = Option.some(RunnerAddress.make(options.host, options.port))
     const interval = options.healthCheckInterval ?? intervals.runnerHealthCheck
+    const tuning = yield* Tuning
     const shardingConfig: Partial<ShardingConfig.ShardingConfig["Type"]> = {
       runnerAddress: address,
       runnerListenAddress: address,
@@ -200,7 +232,8 @@ export const layerRunner = (options: Options) =>
       shardLockRefreshInterval: interval,
       shardLockExpiration: Duration.times(Duration.decode(interval), 3),
       refreshAssignmentsInterval: intervals.shardAssignmentsRefresh,
-      entityMessagePollInterval: intervals.entityMessagePoll
+      entityMessagePollInterval: intervals.entityMessagePoll,
+      entityReplyPollInterval: tuning.replyPollInterval
     }
     // runners starting at once race to create the engine's tables: the losers try again
     const storage = Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
@@ -234,9 +267,27 @@ export const layerRunner = (options: Options) =>
  */
 export const layer = (keeper: Keeper.Options, options: Options) =>
   Layer.mergeAll(layerWallets, layerScheduler(options)).pipe(
+    Layer.provide(layerPlacement),
     Layer.provideMerge(Keeper.layer({ ...keeper, runner: runnerName(options) })),
     Layer.provideMerge(layerRunner(options))
   )
+
+/**
+ * Claim workflows placed on their wallet's runner (`Placement`), unless `Tuning` says
+ * otherwise.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerPlacement = Layer.unwrapEffect(
+  Effect.map(
+    Tuning,
+    (tuning) =>
+      tuning.placement === "wallet"
+        ? Placement.layer((entityId) => WalletEntity.getShardGroup(entityId))
+        : Layer.succeed(Placement.Placement, Placement.Placement.defaultValue())
+  )
+)
 
 /**
  * The journal alone on PostgreSQL (for `status`): no runner.

@@ -107,6 +107,10 @@ export declare namespace Journal {
     /** Writes signed stages (in one transaction) before any of them is sent. */
     readonly recordSigned: (rows: ReadonlyArray<Omit<StageRow, "status" | "slot">>) => Effect.Effect<void, SqlError>
     readonly settle: (signature: string, status: StageStatus, slot: bigint | null) => Effect.Effect<void, SqlError>
+    /** Several stages' fates, in one transaction. */
+    readonly settleMany: (
+      fates: ReadonlyArray<{ readonly signature: string; readonly status: StageStatus; readonly slot: bigint | null }>
+    ) => Effect.Effect<void, SqlError>
     /** Stages still `signed`, oldest first (all, or of one wallet and mint). */
     readonly unsettled: (
       filter?: { readonly wallet: string; readonly mint: string }
@@ -117,6 +121,8 @@ export declare namespace Journal {
     readonly recordRun: (row: RunRow) => Effect.Effect<void, SqlError>
     /** Finished runs of a wallet and mint (the round of the next workflow's key). */
     readonly runCount: (wallet: string, mint: string) => Effect.Effect<number, SqlError>
+    /** Finished runs of each of a wallet's mints, in one read (mints with none are absent). */
+    readonly runCounts: (wallet: string) => Effect.Effect<ReadonlyMap<string, number>, SqlError>
     readonly runs: Effect.Effect<ReadonlyArray<RunRow>, SqlError>
     /** Runs of a wallet that journaled stages but recorded no outcome (cut short by a crash). */
     readonly unrecorded: (
@@ -225,6 +231,11 @@ export const make: Effect.Effect<Journal.Service, SqlError | MigrationError, Sql
     yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
     // the tables and their columns, whatever keeper made the database before
     yield* Migrations.migrate
+    const settle = (signature: string, status: StageStatus, slot: bigint | null) =>
+      sql`UPDATE keeper_stages SET status = ${status}, slot = ${
+        slot === null ? null : String(slot)
+      } WHERE signature = ${signature}`
+        .pipe(Effect.asVoid)
     return Journal.of({
       recordSigned: (rows) =>
         sql.withTransaction(
@@ -253,11 +264,11 @@ export const make: Effect.Effect<Journal.Service, SqlError | MigrationError, Sql
             { discard: true }
           )
         ),
-      settle: (signature, status, slot) =>
-        sql`UPDATE keeper_stages SET status = ${status}, slot = ${
-          slot === null ? null : String(slot)
-        } WHERE signature = ${signature}`
-          .pipe(Effect.asVoid),
+      settle,
+      settleMany: (fates) =>
+        fates.length === 0 ? Effect.void : sql.withTransaction(
+          Effect.forEach(fates, (fate) => settle(fate.signature, fate.status, fate.slot), { discard: true })
+        ),
       unsettled: (filter) =>
         (filter === undefined
           ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`
@@ -295,6 +306,11 @@ export const make: Effect.Effect<Journal.Service, SqlError | MigrationError, Sql
           .pipe(
             Effect.map((rows) => toNumber(rows[0]?.n ?? 0))
           ),
+      runCounts: (wallet) =>
+        sql<
+          { readonly mint: string; readonly n: unknown }
+        >`SELECT mint, COUNT(*) AS n FROM keeper_runs WHERE wallet = ${wallet} GROUP BY mint`
+          .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.mint, toNumber(row.n)])))),
       runs: sql<RawRun>`SELECT * FROM keeper_runs ORDER BY id`.pipe(Effect.map((rows) => rows.map(runOf))),
       unrecorded: (wallet) =>
         sql<{ readonly key: string; readonly mint: string }>`SELECT DISTINCT s.key, s.mint FROM keeper_stages s

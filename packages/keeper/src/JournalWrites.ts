@@ -55,6 +55,34 @@ export const settle = Step.make({
 })
 
 /**
+ * Journals the fates of several stages in one transaction (one commit for all of them). A
+ * stage that landed, with or without error, paid its fee: counted in
+ * `feeshare_keeper_fees_lamports_total`.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const settleAll = Step.make({
+  name: "settleAll",
+  success: Schema.Void,
+  error: Step.SqlFailure,
+  execute: (
+    fates: ReadonlyArray<{
+      readonly row: Pick<Journal.StageRow, "signature" | "fee">
+      readonly status: Journal.StageStatus
+      readonly slot: bigint | null
+    }>
+  ) =>
+    Effect.gen(function*() {
+      const journal = yield* Journal.Journal
+      yield* journal.settleMany(fates.map(({ row, slot, status }) => ({ signature: row.signature, status, slot })))
+      for (const { row, status } of fates) {
+        if (status === "landed" || status === "failed") yield* Metric.incrementBy(Metrics.feesSpent, row.fee)
+      }
+    })
+})
+
+/**
  * Journals how a position's run ended (its key, outcome, lamports and fees), counts it in the
  * metrics and logs it (a warning for a failure to claim).
  *
@@ -130,8 +158,13 @@ export const recordOwner = Step.make({
 export interface JournaledExecution {
   /** Journals a round's signed stages (`recordSigned`) before the executor sends any of them. */
   readonly beforeSend: (signed: ReadonlyArray<PlanExecutor.SignedStage>) => Effect.Effect<void>
-  /** Journals each stage's fate as the executor learns it (`settle`). */
+  /** Keeps each stage's fate as the executor learns it, for `flush`. */
   readonly onEvent: (event: PlanExecutor.Event) => Effect.Effect<void>
+  /**
+   * Journals the fates kept since the last flush, in one transaction (`settleAll`): after the
+   * execution, and before a rebuild (whose fee cap counts the fees the journal shows).
+   */
+  readonly flush: Effect.Effect<void>
   /** The fees of the stages that landed (with or without error) so far. */
   readonly fees: () => bigint
 }
@@ -141,7 +174,8 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 /**
  * The journaled execution of one position's run (its `key`): each round's signed stages
  * written before any is sent, each stage's fate as the executor learns it, and the fees paid
- * so far. Rounds continue from those the key has journaled already. A journal that cannot be
+ * so far. Rounds are numbered from `firstRound` (the first after those the key has journaled
+ * already: the claim's `start` step read them). A journal that cannot be
  * written stops the run (a defect): no stage is sent unjournaled.
  *
  * @since 0.1.0
@@ -151,15 +185,27 @@ export const journaledExecution = Effect.fn("JournalWrites.journaledExecution")(
   readonly wallet: string
   readonly mint: string
   readonly key: string
-}) {
+}, firstRound: number) {
   const { options, runner } = yield* Settings
-  const journal = yield* Journal.Journal
   const context = yield* Effect.context<Journal.Journal>()
-  let round = (yield* journal.stagesOf(payload.key)).reduce((max, row) => Math.max(max, row.round + 1), 0)
+  let round = firstRound
   const signatures = new Map<string, Journal.StageRow>()
   const paid: Array<bigint> = []
+  // fates are kept here and journaled together (`flush`): a stage's fate is the chain's to
+  // tell, so one lost in a crash is asked again (`reconcile`); its signed bytes are not
+  const fates: Array<
+    { readonly row: Journal.StageRow; readonly status: Journal.StageStatus; readonly slot: bigint | null }
+  > = []
   const settleStage = (row: Journal.StageRow, status: Journal.StageStatus, slot: bigint | null) =>
-    settle.run(row, status, slot).pipe(Effect.orDie, Effect.provide(context))
+    Effect.sync(() => {
+      fates.push({ row, status, slot })
+    })
+  const flush = Effect.suspend(() => {
+    const batch = fates.splice(0)
+    return batch.length === 0
+      ? Effect.void
+      : settleAll.run(batch).pipe(Effect.orDie, Effect.provide(context))
+  })
   const beforeSend = (signed: ReadonlyArray<PlanExecutor.SignedStage>) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
@@ -217,6 +263,11 @@ export const journaledExecution = Effect.fn("JournalWrites.journaledExecution")(
         return Effect.void
     }
   }
-  const journaled: JournaledExecution = { beforeSend, onEvent, fees: () => paid.reduce((s, f) => s + f, 0n) }
+  const journaled: JournaledExecution = {
+    beforeSend,
+    onEvent,
+    flush,
+    fees: () => paid.reduce((s, f) => s + f, 0n)
+  }
   return journaled
 })

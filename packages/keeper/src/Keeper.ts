@@ -25,6 +25,7 @@ import * as JournalWrites from "./JournalWrites.js"
 import * as KeeperConfig from "./KeeperConfig.js"
 import * as Metrics from "./Metrics.js"
 import * as Outcome from "./Outcome.js"
+import * as Placement from "./Placement.js"
 import { reconcile } from "./Reconcile.js"
 import { make as makeSettings, type Options, passSchedule, Settings } from "./Settings.js"
 
@@ -97,6 +98,26 @@ const dryRun = (wallet: KeeperConfig.Wallet, mint: string, claimable: number, fo
   }).pipe(Effect.catchAll((error) => Effect.succeed(Outcome.fromError(error))))
 
 /**
+ * Runs the claim workflow of a position beside its wallet (`Placement`: on a cluster, on the
+ * runner that owns the wallet).
+ */
+const claim = (payload: {
+  readonly wallet: string
+  readonly mint: string
+  readonly key: string
+  readonly claimable: number
+}) =>
+  Effect.gen(function*() {
+    const placement = yield* Placement.Placement
+    const salt = yield* placement.beside(
+      ClaimWorkflow,
+      (placement) => ClaimWorkflow.payloadSchema.make({ ...payload, placement }),
+      payload.wallet
+    )
+    return yield* ClaimWorkflow.execute({ ...payload, placement: salt })
+  })
+
+/**
  * One wallet's pass: its positions and vaults, then a claim workflow per position the policy
  * selects (one after another), each outcome recorded. Failures become the report's `error`.
  *
@@ -119,13 +140,18 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     if (!options.config.dryRun) {
       for (const { key, mint } of yield* journal.unrecorded(address)) {
         const startedAt = yield* Clock.currentTimeMillis
-        const result = yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable: 0 })
+        const result = yield* claim({ wallet: address, mint, key, claimable: 0 })
         yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
         reports.push({ ...result, mint, claimable: Number(result.lamports), key })
       }
     }
-    const positions = yield* client.claims.positions({ wallet: address })
-    const { vaults } = yield* client.claims.vaults({ wallet: address })
+    // the wallet's claimables, read once per pass: its positions and vaults at the same time,
+    // and the finished runs of each of its positions (the round of each workflow's key)
+    const [positions, { vaults }, rounds] = yield* Effect.all([
+      client.claims.positions({ wallet: address }),
+      client.claims.vaults({ wallet: address }),
+      journal.runCounts(address)
+    ], { concurrency: "unbounded" })
     const chosen = positions.filter((p, i) =>
       // one run per token mint
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
@@ -134,11 +160,11 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     for (const position of chosen) {
       const mint = position.baseMint
       const claimable = position.totalClaimableLamportsUserShare
-      const key = `${address}/${mint}/${yield* journal.runCount(address, mint)}`
+      const key = `${address}/${mint}/${rounds.get(mint) ?? 0}`
       const startedAt = yield* Clock.currentTimeMillis
       const result = options.config.dryRun
         ? yield* dryRun(wallet, mint, claimable, options.config.transactionFormat)
-        : yield* ClaimWorkflow.execute({ wallet: address, mint, key, claimable })
+        : yield* claim({ wallet: address, mint, key, claimable })
       yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
       reports.push({ ...result, mint, claimable, key })
     }

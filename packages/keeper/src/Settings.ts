@@ -105,6 +105,11 @@ export const intervals = {
   shardAssignmentsRefresh: Duration.seconds(1),
   /** Between two polls of a runner's unprocessed entity messages on a cluster. */
   entityMessagePoll: Duration.seconds(1),
+  /**
+   * Between two reads of the replies a runner awaits from another runner's entities on a
+   * cluster (a claim's reply comes in memory from its own runner: `Placement`).
+   */
+  workflowReplyPoll: Duration.millis(200),
   /** Between two tries of a first start that raced other runners to create tables. */
   firstStartRetry: Duration.millis(250),
   /** Tries of a first start that raced other runners to create tables. */

@@ -27,6 +27,8 @@ export * as Metrics from "./Metrics.js"
 /** @since 0.1.0 */
 export * as Outcome from "./Outcome.js"
 /** @since 0.1.0 */
+export * as Placement from "./Placement.js"
+/** @since 0.1.0 */
 export * as Status from "./Status.js"
 /** @since 0.1.0 */
 export * as Step from "./Step.js"

@@ -158,7 +158,7 @@ describe("Claim steps", () => {
           return { fresh, done, expired }
         }).pipe(Effect.provide(yield* steps(wallets, {})))
 
-        assert.deepStrictEqual(results.fresh, { _tag: "Claim", claimable: 123 })
+        assert.deepStrictEqual(results.fresh, { _tag: "Claim", claimable: 123, round: 0 })
         assert.deepStrictEqual(results.done, {
           _tag: "Finished",
           outcome: Claim.outcome({
@@ -168,7 +168,8 @@ describe("Claim steps", () => {
             signatures: ["done-claim-signature"]
           })
         })
-        assert.deepStrictEqual(results.expired, { _tag: "Claim", claimable: claimableNow })
+        // its next round journals after the expired one (round 0)
+        assert.deepStrictEqual(results.expired, { _tag: "Claim", claimable: claimableNow, round: 1 })
         for (const result of Object.values(results)) assert.isTrue(Schema.is(Claim.start.success)(result))
       }))
 

@@ -5,6 +5,8 @@
  */
 import { Duration, Effect, Schedule } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import { appendFileSync } from "node:fs"
+import { join } from "node:path"
 import pg from "pg"
 import { executables } from "../../../../scripts/test-executables.mjs"
 import { freePort, startPostgres } from "./postgres.js"
@@ -29,6 +31,8 @@ export const startRunner = (options: {
   readonly apiKey: string
   readonly rpcUrl: string
   readonly hook?: string
+  /** More of the runner's environment (e.g. `Cluster.Tuning`'s variables: `keeperWithHooks.ts`). */
+  readonly env?: Readonly<Record<string, string>>
 }) =>
   Effect.promise(async (): Promise<Runner> => {
     const port = await freePort()
@@ -55,15 +59,19 @@ export const startRunner = (options: {
             // the runners speak to each other only after the cluster's HMAC challenge
             FEESHARE_KEEPER_CLUSTER_SECRET: clusterSecret
           }),
-          FEESHARE_KEEPER_HOOK: options.hook ?? ""
+          FEESHARE_KEEPER_HOOK: options.hook ?? "",
+          ...options.env
         },
         stdio: ["ignore", "ignore", "pipe"]
       }
     )
     let stderr = ""
     const waiters = new Set<{ readonly pattern: RegExp; readonly done: () => void }>()
+    // KEEPER_RUNNER_LOGS=DIR: every runner's stderr also goes to DIR/<port>.log (to read after a failure)
+    const logs = process.env.KEEPER_RUNNER_LOGS
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString()
+      if (logs !== undefined) appendFileSync(join(logs, `${port}.log`), chunk)
       for (const waiter of waiters) {
         if (waiter.pattern.test(stderr)) {
           waiters.delete(waiter)
