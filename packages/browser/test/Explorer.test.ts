@@ -5,6 +5,7 @@
  * it shows. Screenshots go to `packages/browser/artifacts/` (gitignored).
  */
 import { assert, describe, layer } from "@effect/vitest"
+import * as Format from "@feeshare/sandbox/ExplorerFormat"
 import { Market } from "@feeshare/sandbox/Market"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Layer, Redacted } from "effect"
@@ -48,12 +49,11 @@ const finish = (page: Page, name: string) =>
     yield* Effect.promise(() => page.screenshot({ path: join(artifacts, `explorer-${name}.png`), scale: "device" }))
   })
 
-/** Lamports as the page writes them: SOL, trailing zeros dropped. */
-const sol = (lamports: bigint): string => {
-  const digits = lamports.toString().padStart(10, "0")
-  const fraction = digits.slice(-9).replace(/0+$/, "")
-  return `${digits.slice(0, -9)}${fraction === "" ? "" : `.${fraction}`} SOL`
-}
+/** Lamports as the page writes them (its one formatting helper). */
+const sol = (lamports: bigint): string => Format.sol(lamports)
+
+/** A number the page wrote with thousands separators. */
+const numberOf = (written: string): number => Number(written.replaceAll(",", ""))
 
 const explorerLayer = Layer.mergeAll(sandboxLayer, Browser.layer)
 
@@ -69,14 +69,17 @@ describe("Sandbox explorer", () => {
         const page = yield* open("overview")
         yield* Effect.promise(() => page.waitForSelector("#live.on"))
         assert.strictEqual(yield* text(page, "#count-tokens"), String(state.tokens.length))
-        assert.strictEqual(Number(yield* text(page, "#slot")) > 0, true)
-        assert.match(yield* text(page, "#blockhash-valid"), /valid to block \d+ \(\d+ blocks; 150 per blockhash\)/)
+        assert.strictEqual(numberOf(yield* text(page, "#slot")) > 0, true)
+        assert.match(
+          yield* text(page, "#blockhash-valid"),
+          /valid to block [\d,]+ \([\d,]+ blocks; 150 per blockhash\)/
+        )
         const keys = yield* text(page, "#keys tbody")
         assert.include(keys, "demo")
         assert.match(keys, /key_[0-9a-f]+/)
         const buckets = yield* text(page, "#buckets tbody")
-        assert.match(buckets, /user:\S+\s*5000\s*\d+/)
-        assert.match(buckets, /ip:\S+\s*5000\s*\d+/)
+        assert.match(buckets, /user:\S+\s*5,000\s*[\d,]+/)
+        assert.match(buckets, /ip:\S+\s*5,000\s*[\d,]+/)
         assert.include(yield* text(page, "#knobs"), "flip-byte")
         // live: the slot moves without a reload
         const before = yield* text(page, "#slot")
@@ -85,7 +88,7 @@ describe("Sandbox explorer", () => {
         )
         yield* finish(page, "overview")
         // the set-up action: the clock moves by a blockhash's life
-        const now = Number(yield* text(page, "#slot"))
+        const now = numberOf(yield* text(page, "#slot"))
         const [answer] = yield* Effect.promise(() =>
           Promise.all([
             page.waitForResponse((response) => response.request().method() === "POST"),
@@ -96,7 +99,10 @@ describe("Sandbox explorer", () => {
         const moved = (yield* Effect.promise(() => answer.json())) as { response: { slot: string } }
         assert.isAtLeast(Number(moved.response.slot), now + 150)
         yield* Effect.promise(() =>
-          page.waitForFunction((from) => Number(document.getElementById("slot")?.textContent) >= from + 150, now)
+          page.waitForFunction(
+            (from) => Number(document.getElementById("slot")?.textContent?.replaceAll(",", "")) >= from + 150,
+            now
+          )
         )
       }))
 
@@ -114,7 +120,7 @@ describe("Sandbox explorer", () => {
         assert.strictEqual(yield* count(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`), 1)
         assert.match(
           yield* text(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`),
-          /[1-9]\d*(\.\d+)? SOL \/ 0 SOL/
+          /(?!0\.0000 )[\d,]+\.\d{4} SOL \/ 0\.0000 SOL/
         )
         assert.isAbove(yield* count(page, "#deployer-vaults tbody tr"), 0)
         yield* finish(page, "tokens")

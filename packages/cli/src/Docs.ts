@@ -60,6 +60,18 @@ export const reference = (): string => {
     "`feeshare <command> --help` prints a command's usage, options and an example; a group alone " +
     "(`feeshare claims`) prints the group's commands. Help and errors carry no colour codes when the output is not " +
     "a terminal or `NO_COLOR` is set.",
+    "A usage error (exit 2) says what is wrong and names the option or argument at fault: an option given twice " +
+    "that takes one value is named as such, and a mistyped command or option gets \"did you mean ...?\" (the " +
+    "closest name); with `--json` the error also carries `option`, `argument` and `suggestion` (each `null` when " +
+    "it does not apply).",
+    "",
+    "## The credentials file",
+    "",
+    "`feeshare auth login` stores the API key it obtains, one per base URL, in " +
+    "`$FEESHARE_CONFIG_DIR/credentials.json`, else `$XDG_CONFIG_HOME/feeshare/credentials.json`, else " +
+    "`~/.config/feeshare/credentials.json`. The directory is created with mode 0700 and the file is written with " +
+    "mode 0600 (through a temporary file and a rename), so only its owner can read it. A command without " +
+    "`--api-key` or `FEESHARE_API_KEY` uses the key stored for its base URL.",
     "",
     "## Global options",
     "",

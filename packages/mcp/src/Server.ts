@@ -25,6 +25,7 @@ import { createServer } from "node:http"
 import { dirname, resolve } from "node:path"
 import * as Handlers from "./Handlers.js"
 import * as StrictJsonRpc from "./internal/strictJsonRpc.js"
+import * as ToolArguments from "./internal/toolArguments.js"
 import * as Resources from "./Resources.js"
 import { toolkit } from "./Tools.js"
 import * as WritePolicy from "./WritePolicy.js"
@@ -96,7 +97,7 @@ const serverLayer = (options: Options) => {
     clientWith
   })
   const services = Layer.mergeAll(client, ChainRpc.layer(options.rpcUrl), environment)
-  return Layer.mergeAll(McpServer.toolkit(toolkit).pipe(Layer.provide(Handlers.layer)), Resources.layer).pipe(
+  return Layer.mergeAll(ToolArguments.layer(toolkit).pipe(Layer.provide(Handlers.layer)), Resources.layer).pipe(
     Layer.provide(services)
   )
 }

@@ -15,6 +15,7 @@ import { Deferred, Effect, Option, Redacted, Schedule, Schema, Stream } from "ef
 import { Accounts, type KeyInfo } from "./Accounts.js"
 import { AdminToken, authorizes } from "./AdminToken.js"
 import * as ExplorerAssets from "./ExplorerAssets.js"
+import * as Format from "./ExplorerFormat.js"
 import { History, type Snapshot } from "./History.js"
 import { paths } from "./internal/http/explorerPaths.js"
 import { Ledger } from "./Ledger.js"
@@ -196,17 +197,18 @@ export interface Tick extends Pick<State["clock"], "slot" | "blockHeight" | "blo
   readonly version: number
 }
 
+/** The fault knobs as the explorer shows them (`explorerFormat`: units, separators, `none`). */
 const knobsOf = (options: Options.Options): Readonly<Record<string, string>> => ({
-  rateLimit: `${options.rateLimit} per ${options.rateWindowMillis} ms`,
-  agentAuthLimit: `${options.agentAuthLimit} per ${options.agentAuthWindowMillis} ms`,
-  slotMillis: String(options.slotMillis),
-  latencyMillis: String(options.latencyMillis),
-  errorRates: JSON.stringify(options.errorRates),
-  burst429: String(options.burst429),
-  dropRate: String(options.dropRate),
-  blockhashValidity: String(options.blockhashValidity),
+  rateLimit: Format.rate(options.rateLimit, options.rateWindowMillis),
+  agentAuthLimit: Format.rate(options.agentAuthLimit, options.agentAuthWindowMillis),
+  slotMillis: Format.duration(options.slotMillis),
+  latencyMillis: Format.duration(options.latencyMillis),
+  errorRates: Format.errorRates(options.errorRates),
+  burst429: options.burst429 === 0 ? "none" : `the first ${Format.count(options.burst429)} requests`,
+  dropRate: options.dropRate === 0 ? "none" : Format.probability(options.dropRate),
+  blockhashValidity: `${Format.count(options.blockhashValidity)} slots`,
   tamper: options.tamper.length === 0 ? "none" : JSON.stringify(options.tamper),
-  maxBodyBytes: String(options.maxBodyBytes)
+  maxBodyBytes: `${Format.count(options.maxBodyBytes)} bytes`
 })
 
 /** The wallets the market names, with their roles, claimable shares and holdings. */

@@ -4,6 +4,7 @@
  * history moved; the clock comes with every event.
  */
 import type { MarketView, State, Tick, WalletView } from "../src/Explorer.js"
+import * as Format from "../src/ExplorerFormat.js"
 import type { PlanEntry, RequestEntry, StageEntry, TransactionEntry } from "../src/History.js"
 import { type Page, pages, paths } from "../src/internal/http/explorerPaths.js"
 
@@ -19,24 +20,20 @@ const element = <E extends HTMLElement>(id: string): E => {
 const escape = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c] ?? c)
 
-/** A raw amount with `decimals`, trailing zeros dropped. */
-const amount = (raw: string, decimals: number): string => {
-  const value = BigInt(raw)
-  const negative = value < 0n
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, "0")
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
-  return `${negative ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`
-}
-const sol = (lamports: string): string => `${amount(lamports, 9)} SOL`
+const { count, dateTime, price, sol, timeOfDay, token: tokens$ } = Format
 const short = (address: string): string => address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-6)}` : address
 const addr = (address: string): string => `<code title="${escape(address)}">${escape(short(address))}</code>`
-const time = (millis: number): string => new Date(millis).toISOString().slice(11, 23)
-const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<string>, id = ""): string =>
+/** A time of the log: time of day with its zone, the full date in the tooltip. */
+const time = (millis: number): string => `<span title="${dateTime(millis)}">${timeOfDay(millis)}</span>`
+/** A table; with no rows, one row saying what would fill it (`empty`). */
+const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<string>, id = "", empty = "nothing yet"): string =>
   `<table${id === "" ? "" : ` id="${id}"`}><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
   `<tbody>${
-    rows.length === 0 ? `<tr><td colspan="${head.length}" class="muted">(none)</td></tr>` : rows.join("")
+    rows.length === 0 ? `<tr><td colspan="${head.length}" class="muted empty">${empty}</td></tr>` : rows.join("")
   }</tbody></table>`
+
+/** A paragraph saying what would fill an empty part of the page. */
+const emptyState = (text: string): string => `<p class="muted empty">${text}</p>`
 
 const palette = ["#2563eb", "#16a34a", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d", "#dc2626"]
 
@@ -82,36 +79,37 @@ const refresh = async (): Promise<void> => {
 
 /** How long the latest blockhash stays valid. */
 const validity = (clock: Pick<State["clock"], "blockHeight" | "lastValidBlockHeight">, blocks: number): string =>
-  `valid to block ${clock.lastValidBlockHeight} (${
-    BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight)
-  } blocks; ${blocks} per blockhash)`
+  `valid to block ${count(clock.lastValidBlockHeight)} (${
+    count(BigInt(clock.lastValidBlockHeight) - BigInt(clock.blockHeight))
+  } blocks; ${count(blocks)} per blockhash)`
 
 const overview = (s: State): string => {
   return `<h2>Overview</h2>
   <div class="stats">
-    <div class="stat">slot<b id="slot">${s.clock.slot}</b></div>
-    <div class="stat">block height<b id="block-height">${s.clock.blockHeight}</b></div>
+    <div class="stat">slot<b id="slot">${count(s.clock.slot)}</b></div>
+    <div class="stat">block height<b id="block-height">${count(s.clock.blockHeight)}</b></div>
     <div class="stat">blockhash<b class="mono" id="blockhash" title="${escape(s.clock.blockhash)}">${
     escape(short(s.clock.blockhash))
   }</b>
       <span class="muted" id="blockhash-valid">${validity(s.clock, s.blockhashValidity)}</span></div>
-    <div class="stat">tokens<b id="count-tokens">${s.market.tokens.length}</b></div>
-    <div class="stat">transactions<b id="count-transactions">${s.history.transactions.length}</b></div>
-    <div class="stat">plans<b id="count-plans">${s.history.plans.length}</b></div>
-    <div class="stat">requests<b id="count-requests">${s.history.requests.length}</b></div>
+    <div class="stat">tokens<b id="count-tokens">${count(s.market.tokens.length)}</b></div>
+    <div class="stat">transactions<b id="count-transactions">${count(s.history.transactions.length)}</b></div>
+    <div class="stat">plans<b id="count-plans">${count(s.history.plans.length)}</b></div>
+    <div class="stat">requests<b id="count-requests">${count(s.history.requests.length)}</b></div>
   </div>
-  <p><button id="advance" type="button">advance ${s.blockhashValidity} slots</button>
+  <p><button id="advance" type="button">advance ${count(s.blockhashValidity)} slots</button>
     <span class="muted">(a sandbox set-up action: every blockhash handed out so far expires)</span></p>
   <h3>Rate-limit buckets</h3>
   ${
     table(
       ["bucket", "limit", "remaining", "resets"],
       s.buckets.map((b) =>
-        `<tr><td class="mono">${escape(b.key)}</td><td>${b.limit}</td><td>${b.remaining}</td><td>${
-          new Date(b.resetAt * 1000).toISOString()
+        `<tr><td class="mono">${escape(b.key)}</td><td>${count(b.limit)}</td><td>${count(b.remaining)}</td><td>${
+          dateTime(b.resetAt * 1000)
         }</td></tr>`
       ),
-      "buckets"
+      "buckets",
+      "no request yet: each API key's first request opens its bucket"
     )
   }
   <h3>API keys <span class="muted">(ids and names; the keys themselves are never shown)</span></h3>
@@ -123,7 +121,8 @@ const overview = (s: State): string => {
           escape(k.userId)
         }</td><td>${k.revoked ? "revoked" : "active"}</td></tr>`
       ),
-      "keys"
+      "keys",
+      "no API key yet: `feeshare auth login` (or the demo seed) creates one"
     )
   }
   <h3>Fault knobs</h3>
@@ -187,10 +186,13 @@ const tokens = (s: State): string => {
     const status = !t.launched ? "not launched" : t.migrated ? "migrated (DAMM v2)" : "bonding curve (DBC)"
     const solReserve = BigInt(t.solReserve)
     const tokenReserve = BigInt(t.tokenReserve)
-    const price = tokenReserve === 0n
+    const priced = tokenReserve === 0n
       ? "-"
-      : ((Number(BigInt(s.economics.virtualSolLamports) + solReserve) / 1e9) /
-        (Number(tokenReserve) / 10 ** t.decimals)).toExponential(4)
+      : price(
+        (Number(BigInt(s.economics.virtualSolLamports) + solReserve) / 1e9) /
+          (Number(tokenReserve) / 10 ** t.decimals),
+        escape(t.symbol)
+      )
     const progress = t.migrated
       ? 100
       : Math.min(100, Number((solReserve * 10_000n) / BigInt(s.economics.migrationLamports)) / 100)
@@ -204,17 +206,19 @@ const tokens = (s: State): string => {
       <div>mint ${addr(t.mint)} · creator ${
       t.creator === null ? "<span class=\"muted\">(whoever launches it)</span>" : addr(t.creator)
     } · ${escape(t.flow)}</div>
-      <div class="reserves">reserves: ${sol(t.solReserve)} · ${amount(t.tokenReserve, t.decimals)} ${
-      escape(t.symbol)
+      <div class="reserves">reserves: ${sol(t.solReserve)} · ${
+      tokens$(t.tokenReserve, t.decimals, escape(t.symbol))
     }</div>
-      <div class="price">price: ${price} SOL per ${escape(t.symbol)}</div>
-      <div class="progress">migration: ${progress.toFixed(2)} %
+      <div class="price">price: ${priced}</div>
+      <div class="progress">migration: ${Format.percent(progress)}
         <svg width="200" height="8"><rect width="200" height="8" fill="#e5e7eb"/><rect width="${
       progress * 2
     }" height="8" fill="#16a34a"/></svg></div>
       <div class="lifetime-fees">lifetime fees: <b>${sol(t.lifetimeFees)}</b> · unpaid: ${sol(t.unpaidFees)}</div>
       <h3>Fee share</h3>${
-      t.feeShare.claimers.length === 0 ? "<p class=\"muted\">(none)</p>" : feeShareChart(t.feeShare.claimers)
+      t.feeShare.claimers.length === 0
+        ? emptyState("no fee-share configuration yet: `feeshare fee-share update` sets who gets the fees")
+        : feeShareChart(t.feeShare.claimers)
     }
       <div class="muted">admin ${addr(t.feeShare.admin)}${
       t.feeShare.partner === null ? "" : ` · partner ${addr(t.feeShare.partner)}`
@@ -225,10 +229,16 @@ const tokens = (s: State): string => {
           addr(t.feeShare.deployer ?? "")
         } (25 % of the claimers pool)`
     }</div>
-      <h3>Claimed vs claimable</h3>${t.shares.length === 0 ? "<p class=\"muted\">(none)</p>" : claimsChart(t.shares)}
+      <h3>Claimed vs claimable</h3>${
+      t.shares.length === 0
+        ? emptyState("no fees to claim yet: trades on this token accrue them to its claimers")
+        : claimsChart(t.shares)
+    }
     </div>`
   }).join("")
-  return `<h2>Tokens</h2><div class="cards">${cards || "<p class=\"muted\">(none)</p>"}</div>
+  return `<h2>Tokens</h2><div class="cards">${
+    cards || emptyState("no token yet: `POST /sandbox/tokens` or a launch (`feeshare launch`) creates one")
+  }</div>
   <h3>Partner vaults</h3>${
     table(
       ["partner", "vault", "balance", "claimed"],
@@ -237,7 +247,8 @@ const tokens = (s: State): string => {
           sol(v.claimed)
         }</td></tr>`
       ),
-      "partner-vaults"
+      "partner-vaults",
+      "no partner vault yet: a fee-share configuration with a partner opens one"
     )
   }
   <h3>Deployer vaults</h3>${
@@ -248,7 +259,8 @@ const tokens = (s: State): string => {
           sol(v.claimed)
         }</td></tr>`
       ),
-      "deployer-vaults"
+      "deployer-vaults",
+      "no deployer vault yet: launching a token opens its deployer's vault"
     )
   }`
 }
@@ -269,7 +281,8 @@ const wallets = (s: State): string =>
           w.holdings.map((h) => `${escape(h.held)} of ${addr(h.quoteMint)} for ${addr(h.mint)}`).join("<br>") || "-"
         }</td></tr>`
       ),
-      "wallets"
+      "wallets",
+      "no wallet yet: an airdrop (`POST /sandbox/airdrop`) or a token's creator adds one"
     )
   }`
 
@@ -296,10 +309,12 @@ const transactions = (s: State): string => {
   )
   const rows = shown.map((t) =>
     `<tr class="tx" data-signature="${escape(t.signature)}" data-kind="${escape(t.kind)}" data-status="${t.status}">` +
-    `<td>${addr(t.signature)}</td><td>${t.slot}</td><td>${escape(t.kind)} <span class="muted">${
+    `<td>${addr(t.signature)}</td><td>${count(t.slot)}</td><td>${escape(t.kind)} <span class="muted">${
       escape(t.label)
     }</span></td>` +
-    `<td><span class="badge ${t.status}">${t.status}</span></td><td>${t.fee}</td><td>${t.computeUnits}</td>` +
+    `<td><span class="badge ${t.status}">${t.status}</span></td><td>${sol(t.fee)}</td><td>${
+      count(t.computeUnits)
+    }</td>` +
     `<td>${t.instructions.length}</td><td class="error">${t.error === null ? "" : escape(t.error)}</td></tr>` +
     (open.has(t.signature) ? transactionDetails(t) : "")
   )
@@ -313,7 +328,8 @@ const transactions = (s: State): string => {
     table(
       ["signature", "slot", "kind", "status", "fee", "compute units", "instructions", "error"],
       rows,
-      "transactions"
+      "transactions",
+      "no transaction yet: launches, swaps and claims sent to /rpc show here"
     )
   }`
 }
@@ -397,7 +413,7 @@ const plans = (s: State): string => {
     </div>`
   ).join("")
   return `<h2>Plans</h2><div class="filters">${legend}</div><div class="cards wide">${
-    cards || "<p class=\"muted\">(none)</p>"
+    cards || emptyState("no claim plan yet: `feeshare claims plan` (or `claims.createPlan`) builds one")
   }</div>`
 }
 
@@ -410,7 +426,7 @@ const requests = (s: State): string => {
   const options = ["all", "2xx", "4xx", "429", "5xx"].map((v) =>
     `<option value="${v}"${v === requestStatus ? " selected" : ""}>${v}</option>`
   ).join("")
-  return `<h2>Requests <span class="muted">(the last ${s.history.requests.length}; keys shown by id)</span></h2>
+  return `<h2>Requests <span class="muted">(the last ${count(s.history.requests.length)}; keys shown by id)</span></h2>
   <div class="filters">status <select id="status-filter">${options}</select><span class="muted" id="request-count">${shown.length} shown</span></div>
   ${
     table(
@@ -419,13 +435,14 @@ const requests = (s: State): string => {
         `<tr data-status="${r.status}"><td>${time(r.at)}</td><td>${escape(r.operation)}</td><td class="mono">${
           escape(r.method)
         } ${escape(r.path)}</td>` +
-        `<td><span class="badge ${
-          r.status < 400 ? "success" : "failed"
-        }">${r.status}</span></td><td>${r.latencyMillis} ms</td>` +
+        `<td><span class="badge ${r.status < 400 ? "success" : "failed"}">${r.status}</span></td><td>${
+          Format.duration(r.latencyMillis)
+        }</td>` +
         `<td class="mono">${escape(r.keyId ?? "-")}</td><td>${escape(r.rateLimit?.limit ?? "-")}</td>` +
         `<td>${escape(r.rateLimit?.remaining ?? "-")}</td><td>${escape(r.rateLimit?.reset ?? "-")}</td></tr>`
       ),
-      "requests"
+      "requests",
+      "no request yet: every call to the API shows here, with its status and rate-limit headers"
     )
   }`
 }

@@ -7,7 +7,13 @@
  *    client gets `NodeHttpClient.layerUndici` (its fastest Node transport);
  * 2. against the same local server: the facade vs a bare axios GET of the same URL with the
  *    same key, returning `data.response` (what an axios-based SDK does per call, before any
- *    validation of its own): sequential latency and throughput with 32 callers.
+ *    validation of its own): sequential latency and throughput with 32 callers;
+ * 3. the facade vs a stand-in built the way the official SDK's client is (a thin axios
+ *    wrapper: an instance with the base URL, the key header and a 60 s timeout, and an
+ *    interceptor that unwraps the `{ success, response }` envelope), and vs raw `fetch` +
+ *    `JSON.parse` of the same URL: latency, and throughput with 32 callers (targets, issue
+ *    34: the facade at most 0.9x the stand-in's latency, at least 1.1x its throughput, at
+ *    most 1.1x raw fetch's latency).
  * The import cost and installed size of the built package are measured from the installed
  * tarball by the consumer package's bench (`npm run bench -w @feeshare/consumer`).
  *
@@ -150,6 +156,33 @@ const main = async () => {
   table.push(row("call, local server: FeeShare / bare axios", againstAxios.a, againstAxios.b, "µs"))
   const parallelAxios = await compareThroughput(local.facade, viaAxios)
   table.push(row("32 callers, local server: FeeShare / bare axios", parallelAxios.a, parallelAxios.b, "calls/s"))
+
+  // 3. the official SDK's client, as built: axios with its envelope unwrap and a 60 s timeout
+  const official = axios.create({
+    baseURL: `http://127.0.0.1:${port}${Api.basePath}`,
+    timeout: 60_000,
+    headers: { "x-api-key": "bench-key", "content-type": "application/json" }
+  })
+  official.interceptors.response.use((answer) => {
+    const envelope = answer.data as { readonly success: boolean; readonly response?: unknown; readonly error?: string }
+    if (!envelope.success) throw new Error(envelope.error ?? "request failed")
+    return { ...answer, data: envelope.response }
+  })
+  const path = lastUrl.slice(Api.basePath.length)
+  const viaOfficial = () => official.get<string>(path).then((answer) => BigInt(answer.data))
+  const againstOfficial = await compare(local.facade, viaOfficial)
+  table.push(row("call, local server: FeeShare / official-SDK stand-in", againstOfficial.a, againstOfficial.b, "µs"))
+  const parallelOfficial = await compareThroughput(local.facade, viaOfficial)
+  table.push(
+    row("32 callers, local server: FeeShare / official-SDK stand-in", parallelOfficial.a, parallelOfficial.b, "calls/s")
+  )
+  const viaFetch = () =>
+    fetch(url, { headers: { "x-api-key": "bench-key" } }).then(async (answer) => {
+      const envelope = JSON.parse(await answer.text()) as { readonly response: string }
+      return BigInt(envelope.response)
+    })
+  const againstFetch = await compare(local.facade, viaFetch)
+  table.push(row("call, local server: FeeShare / raw fetch + JSON.parse", againstFetch.a, againstFetch.b, "µs"))
   await local.close()
   await new Promise<void>((resolve) => server.close(() => resolve()))
 

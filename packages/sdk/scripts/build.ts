@@ -13,7 +13,9 @@
  */
 import * as esbuild from "esbuild"
 import { readdir, readFile, rm, writeFile } from "node:fs/promises"
+import { relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Barrels from "./barrels.js"
 import * as Declarations from "./declarations.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -34,11 +36,20 @@ const bundle = (platform: "node" | "browser") =>
     platform,
     target: platform === "node" ? "node20" : "es2022",
     conditions: ["@feeshare/source"],
-    // Node: minified (it loads faster) with source maps for stack traces; browsers: readable
-    // code without maps, which the application's bundler minifies and maps itself
+    // Node: minified (it loads faster) with source maps for stack traces, keeping the names of
+    // classes and functions (`constructor.name` of an error is `BadRequest`, a stack names the
+    // functions); browsers: readable code without maps, which the application's bundler
+    // minifies and maps itself (kept names would cost 20 kB gzipped there; the errors' `tag`
+    // names their class on every platform)
     minify: platform === "node",
+    keepNames: platform === "node",
+    // Kit's browser code keeps its table of error messages (39 kB minified) unless built for
+    // production, and esbuild reads an unminified browser build as development: build it as
+    // Kit's production build, whose errors carry their code and how to decode it
+    ...(platform === "browser" ? { define: { "process.env.NODE_ENV": "\"production\"" } } : {}),
     sourcemap: platform === "node" ? "linked" : false,
-    sourcesContent: false,
+    // the text of feeshare's own sources is put back into the maps below; the libraries' is not
+    sourcesContent: true,
     chunkNames: "chunks/[name]-[hash]",
     legalComments: "linked",
     // undici (inside the Node transport chunk) is CommonJS that requires Node's built-ins
@@ -51,6 +62,7 @@ const bundle = (platform: "node" | "browser") =>
       }
       : {}),
     external: ["ioredis"],
+    plugins: [Barrels.plugin(fileURLToPath(new URL("../../../", import.meta.url)))],
     metafile: true,
     logLevel: "warning"
   })
@@ -71,17 +83,51 @@ for (const [file, output] of Object.entries(node.metafile.outputs)) {
   }
 }
 
-// a source map only where it maps feeshare's own code: the transport chunk is all undici and
-// @effect/platform-node, whose maps would add 0.6 MB to every install
-for (const file of await readdir(`${dist}/node/chunks`)) {
-  if (!file.endsWith(".js.map")) continue
-  const map: { readonly sources: ReadonlyArray<string> } = JSON.parse(
-    await readFile(`${dist}/node/chunks/${file}`, "utf8")
-  )
-  if (map.sources.some((source) => !source.includes("node_modules/"))) continue
-  const chunk = `${dist}/node/chunks/${file.slice(0, -".map".length)}`
-  await writeFile(chunk, (await readFile(chunk, "utf8")).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"))
-  await rm(`${dist}/node/chunks/${file}`)
+const workspace = fileURLToPath(new URL("../../", import.meta.url))
+
+/**
+ * Where a bundled source is, as the installed package names it (relative to its root): the
+ * facade's own `src/…`; the other feeshare packages under `src/@feeshare/<name>/…`; a library
+ * as `node_modules/<library>/…` (named, not shipped).
+ */
+const packagePath = (absolute: string): string => {
+  if (absolute.startsWith(`${root}src/`)) return absolute.slice(root.length)
+  const library = absolute.lastIndexOf("node_modules/")
+  if (library >= 0) return absolute.slice(library)
+  const own = /^([^/]+)\/src\/(.+)$/.exec(relative(workspace, absolute))
+  if (own !== null) return `src/@feeshare/${own[1]}/${own[2]}`
+  throw new Error(`sdk build: a bundled source outside the workspace and node_modules: ${absolute}`)
+}
+
+interface SourceMap {
+  sources: Array<string>
+  sourcesContent?: Array<string | null>
+}
+
+// a source map only where it maps feeshare's own code (the transport chunk is all undici and
+// @effect/platform-node, whose maps would add 0.6 MB to every install); in the others, every
+// source named by its place in the installed package, with the text of feeshare's own sources
+// only, so that `node --enable-source-maps` prints `…/node_modules/feeshare/src/FeeShare.ts:123`
+// and a debugger shows that file
+for (const folder of [`${dist}/node`, `${dist}/node/chunks`]) {
+  for (const file of await readdir(folder)) {
+    if (!file.endsWith(".js.map")) continue
+    const path = `${folder}/${file}`
+    const map: SourceMap = JSON.parse(await readFile(path, "utf8"))
+    const absolute = map.sources.map((source) => resolve(folder, source))
+    if (absolute.every((source) => source.includes("/node_modules/"))) {
+      const chunk = path.slice(0, -".map".length)
+      await writeFile(chunk, (await readFile(chunk, "utf8")).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"))
+      await rm(path)
+      continue
+    }
+    const fromFolder = relative(folder, root)
+    map.sources = absolute.map((source) => `${fromFolder}/${packagePath(source)}`)
+    map.sourcesContent = (map.sourcesContent ?? []).map((content, index) =>
+      absolute[index]?.includes("/node_modules/") === true ? null : content
+    )
+    await writeFile(path, JSON.stringify(map))
+  }
 }
 
 const declarations = await Declarations.write({

@@ -1,6 +1,6 @@
 /**
  * The forms of a wallet that `FeeShare` accepts: secret-key bytes, the path of a
- * solana-keygen file, a Kit `KeyPairSigner`, a labelled secret key (what `feeshare/web3`
+ * solana-keygen file, a `Wallet`, a Kit `KeyPairSigner`, a labelled secret key (what `feeshare/web3`
  * makes of a web3.js `Keypair`), or any implementation of the `Signer` port (a hardware or
  * remote wallet).
  *
@@ -41,7 +41,21 @@ export interface LabelledSecretKey {
 }
 
 /**
+ * A wallet whose secret key this process holds: its address (the base58 public key) and its
+ * 64-byte secret key (the Ed25519 seed then the public key, as solana-keygen and web3.js hold
+ * it), `Redacted` so that logging the wallet never shows it (`Redacted.value` reads it).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Wallet {
+  readonly address: string
+  readonly secretKey: Redacted.Redacted<Uint8Array>
+}
+
+/**
  * A wallet, in any of the accepted forms:
+ * - a `Wallet` (`generateWallet`, `loadWallet`);
  * - `Uint8Array`: a 64-byte secret key (seed then public key, as solana-keygen and web3.js
  *   hold it) or a 32-byte Ed25519 seed;
  * - `string`: the path of a solana-keygen JSON file (Node only: elsewhere `InvalidKey`);
@@ -61,7 +75,12 @@ export type SignerInput =
   | KitKeyPairSigner
   | KitWalletSigner
   | LabelledSecretKey
+  | Wallet
   | Signer.Signer.Service
+
+const isWallet = (input: object): input is Wallet =>
+  "address" in input && typeof input.address === "string" &&
+  "secretKey" in input && Redacted.isRedacted(input.secretKey)
 
 const isSignerService = (input: object): input is Signer.Signer.Service =>
   "signMessage" in input && typeof input.signMessage === "function" &&
@@ -103,5 +122,6 @@ export const load = (input: SignerInput): Effect.Effect<Signer.Signer.Service, L
   if (isSignerService(input)) return Effect.succeed(input)
   if (isKitSigner(input)) return Effect.succeed(LocalSigner.fromKeyPairSigner(input))
   if (isKitWalletSigner(input)) return Effect.succeed(KitSigner.fromKitSigner(input))
+  if (isWallet(input)) return LocalSigner.fromSecretKey(input.secretKey, `wallet ${input.address}`)
   return LocalSigner.fromSecretKey(Redacted.make(input.secretKey), input.source)
 }

@@ -47,3 +47,6 @@ export type * from "./Types.js"
 
 /** @since 0.1.0 */
 export { Redacted } from "effect"
+
+/** @since 0.1.0 */
+export { generateWallet, loadWallet, saveWallet, type Wallet, walletAddress, walletFromSecretKey } from "./Wallet.js"

@@ -2,6 +2,8 @@
  * Local Ed25519 keys as the domain's `Signer` port: from secret-key or seed bytes (carried as
  * `Redacted`), from a solana-keygen JSON file, from a Kit `KeyPairSigner` or a WebCrypto
  * `CryptoKeyPair`. The private key is imported non-extractable and never leaves WebCrypto.
+ * Also new wallets: a random secret key (`generateSecretKey`) and its solana-keygen file
+ * (`writeKeygenFile`, mode 0600, never over an existing file).
  *
  * @since 0.1.0
  */
@@ -29,7 +31,9 @@ export const InvalidKeyReason = Schema.Literal(
   "bad_json",
   "wrong_length",
   "mismatched_public_key",
-  "unusable_key"
+  "unusable_key",
+  "file_exists",
+  "unwritable_file"
 )
 
 /**
@@ -39,8 +43,9 @@ export const InvalidKeyReason = Schema.Literal(
 export type InvalidKeyReason = typeof InvalidKeyReason.Type
 
 /**
- * A key could not be loaded. `source` names where it came from (a file path, or
- * `"secret key bytes"`); the message never contains key material.
+ * A key could not be loaded, or its file could not be written (`file_exists`: the path is
+ * taken and is never overwritten; `unwritable_file`). `source` names where it came from or
+ * was going (a file path, or `"secret key bytes"`); the message never contains key material.
  *
  * @since 0.1.0
  * @category errors
@@ -189,13 +194,13 @@ export const parseKeygenJson = (
 }
 
 /**
- * From a solana-keygen JSON file. A missing file, unreadable file, bad JSON or wrong length
- * each give `InvalidKey` naming the path and the reason.
+ * The secret key of a solana-keygen JSON file. A missing file, unreadable file, bad JSON or
+ * wrong length each give `InvalidKey` naming the path and the reason.
  *
  * @since 0.1.0
- * @category constructors
+ * @category parsing
  */
-export const fromKeygenFile = Effect.fn("LocalSigner.fromKeygenFile")(function*(path: string) {
+export const readKeygenFile = Effect.fn("LocalSigner.readKeygenFile")(function*(path: string) {
   const fs = yield* FileSystem.FileSystem
   const text = yield* fs.readFileString(path).pipe(
     Effect.mapError((error) =>
@@ -204,9 +209,118 @@ export const fromKeygenFile = Effect.fn("LocalSigner.fromKeygenFile")(function*(
         : new InvalidKey({ source: path, reason: "unreadable_file", message: `${path}: the key file cannot be read` })
     )
   )
-  const secretKey = yield* parseKeygenJson(text, path)
+  return yield* parseKeygenJson(text, path)
+})
+
+/**
+ * From a solana-keygen JSON file. A missing file, unreadable file, bad JSON or wrong length
+ * each give `InvalidKey` naming the path and the reason.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromKeygenFile = Effect.fn("LocalSigner.fromKeygenFile")(function*(path: string) {
+  const secretKey = yield* readKeygenFile(path)
   return yield* fromSecretKey(secretKey, path)
 })
+
+/**
+ * The 64-byte secret key of a 32-byte Ed25519 seed: the seed then its public key, as
+ * solana-keygen and web3.js hold it. Any other length is `wrong_length`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const secretKeyOfSeed = (
+  seed: Redacted.Redacted<Uint8Array>,
+  source = "seed bytes"
+): Effect.Effect<Redacted.Redacted<Uint8Array>, InvalidKey> => {
+  const bytes = Redacted.value(seed)
+  if (bytes.length !== seedLength) {
+    return Effect.fail(
+      new InvalidKey({
+        source,
+        reason: "wrong_length",
+        message: `${source}: expected ${seedLength} bytes, got ${bytes.length}`
+      })
+    )
+  }
+  return Effect.tryPromise({
+    try: async () => {
+      const keyPair = await createKeyPairFromPrivateKeyBytes(copy(bytes))
+      const publicKey = new Uint8Array(await globalThis.crypto.subtle.exportKey("raw", keyPair.publicKey))
+      const secretKey = new Uint8Array(secretKeyLength)
+      secretKey.set(bytes)
+      secretKey.set(publicKey, seedLength)
+      return Redacted.make(secretKey)
+    },
+    catch: () => new InvalidKey({ source, reason: "unusable_key", message: `${source}: not a usable Ed25519 seed` })
+  })
+}
+
+/**
+ * A new random wallet's 64-byte secret key: a fresh Ed25519 seed (WebCrypto's randomness) then
+ * its public key (`fromSecretKey` signs with it, `writeKeygenFile` saves it).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const generateSecretKey: Effect.Effect<Redacted.Redacted<Uint8Array>> = Effect.suspend(() => {
+  const seed = globalThis.crypto.getRandomValues(new Uint8Array(seedLength))
+  return secretKeyOfSeed(Redacted.make(seed), "generated seed").pipe(
+    Effect.ensuring(Effect.sync(() => seed.fill(0))),
+    Effect.orDie
+  )
+})
+
+/**
+ * The text of a solana-keygen file holding `secretKey` (a JSON array of its 64 byte values).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const keygenJson = (secretKey: Redacted.Redacted<Uint8Array>): Redacted.Redacted<string> =>
+  Redacted.make(`${JSON.stringify(Array.from(Redacted.value(secretKey)))}\n`)
+
+/**
+ * The mode of a key file `writeKeygenFile` writes: read and write for its owner only.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const keyFileMode = 0o600
+
+/**
+ * Writes `secretKey` to a new solana-keygen file at `path`, readable by its owner only (mode
+ * 0600), and returns its signer. The key is checked first (`wrong_length`,
+ * `mismatched_public_key`); an existing file is never overwritten (`file_exists`); any other
+ * write failure is `unwritable_file`. Messages name the path, never the key.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const writeKeygenFile = Effect.fn("LocalSigner.writeKeygenFile")(
+  function*(path: string, secretKey: Redacted.Redacted<Uint8Array>) {
+    const signer = yield* fromSecretKey(secretKey, path)
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.writeFileString(path, Redacted.value(keygenJson(secretKey)), { flag: "wx", mode: keyFileMode }).pipe(
+      Effect.mapError((error) =>
+        error._tag === "SystemError" && error.reason === "AlreadyExists"
+          ? new InvalidKey({
+            source: path,
+            reason: "file_exists",
+            message: `${path}: a file is already there; a key file is never overwritten`
+          })
+          : new InvalidKey({
+            source: path,
+            reason: "unwritable_file",
+            message: `${path}: the key file cannot be written`
+          })
+      )
+    )
+    return signer
+  }
+)
 
 /**
  * A fresh random key (tests, throwaway payers).

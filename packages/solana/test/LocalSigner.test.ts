@@ -8,8 +8,8 @@ import {
   verifySignature
 } from "@solana/kit"
 import { Keypair } from "@solana/web3.js"
-import { Effect, Redacted } from "effect"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { Effect, FastCheck, Redacted } from "effect"
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as LocalSigner from "../src/LocalSigner.js"
@@ -106,6 +106,40 @@ describe("LocalSigner", () => {
       )
       const error = yield* Effect.flip(LocalSigner.fromKeygenFile(join(dir, "absent.json")))
       assert.include(error.message, "absent.json")
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
+
+  it.effect.prop(
+    "a seed's secret key is the seed then its public key, and survives its keygen JSON",
+    [FastCheck.uint8Array({ minLength: 32, maxLength: 32 })],
+    ([seed]) =>
+      Effect.gen(function*() {
+        const secretKey = yield* LocalSigner.secretKeyOfSeed(Redacted.make(seed))
+        const bytes = Redacted.value(secretKey)
+        assert.deepStrictEqual([...bytes], [...Keypair.fromSeed(seed).secretKey])
+        const parsed = yield* LocalSigner.parseKeygenJson(Redacted.value(LocalSigner.keygenJson(secretKey)), "json")
+        assert.deepStrictEqual([...Redacted.value(parsed)], [...bytes])
+      }),
+    { fastCheck: { numRuns: 50 } }
+  )
+
+  it.effect("generateSecretKey and writeKeygenFile: a new file of mode 0600, never over an existing one", () =>
+    Effect.gen(function*() {
+      const secretKey = yield* LocalSigner.generateSecretKey
+      const bytes = Redacted.value(secretKey)
+      const path = join(dir, "new.json")
+      const signer = yield* LocalSigner.writeKeygenFile(path, secretKey)
+      assert.strictEqual(signer.publicKey, Keypair.fromSecretKey(bytes).publicKey.toBase58())
+      assert.strictEqual(statSync(path).mode & 0o777, LocalSigner.keyFileMode)
+      assert.strictEqual((yield* LocalSigner.fromKeygenFile(path)).publicKey, signer.publicKey)
+      const before = readFileSync(path, "utf8")
+      yield* refused(LocalSigner.writeKeygenFile(path, yield* LocalSigner.generateSecretKey), "file_exists", bytes)
+      assert.strictEqual(readFileSync(path, "utf8"), before)
+      yield* refused(LocalSigner.writeKeygenFile(join(dir, "absent", "k.json"), secretKey), "unwritable_file", bytes)
+      yield* refused(
+        LocalSigner.writeKeygenFile(join(dir, "short.json"), Redacted.make(bytes.slice(0, 40))),
+        "wrong_length",
+        bytes
+      )
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 
   it.effect("layers provide the Signer port; Signers keeps the primary first and drops duplicates", () =>

@@ -23,6 +23,7 @@ import * as Argv from "../Argv.js"
 import * as Cli from "../Cli.js"
 import * as Help from "../Help.js"
 import * as Output from "../Output.js"
+import * as Usage from "../Usage.js"
 import * as Codes from "./codes.js"
 import * as HelpTree from "./helpDoc.js"
 
@@ -31,7 +32,17 @@ const hoisted = Argv.hoist(args)
 const json = Argv.wantsJson(hoisted)
 const { index, name } = Argv.commandOf(hoisted)
 
-const isValidationError = (error: unknown): boolean => ValidationError.isValidationError(error)
+const isValidationError = (error: unknown): error is ValidationError.ValidationError =>
+  ValidationError.isValidationError(error)
+
+const withoutEscapes = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, "")
+
+/** A usage error @effect/cli reported, read against the command tree (built only then). */
+const explain = (raw: string): Usage.Diagnosis =>
+  Usage.diagnose(withoutEscapes(raw).trim(), hoisted, index, Help.tree())
+
+/** The text of a usage error's message (every @effect/cli validation error carries one). */
+const messageOf = (error: ValidationError.ValidationError): string => HelpDoc.toAnsiText(error.error)
 
 /** The code of the failure `report` described (it loads the classification only then). */
 let reported: number | undefined
@@ -49,11 +60,24 @@ const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
 const report = (cause: Cause.Cause<unknown>) =>
   Option.match(Cause.failureOption(cause), {
     onSome: (error) => {
-      // @effect/cli already printed usage errors with the help text
+      // @effect/cli's own line about a usage error was held back (`withUsagePrefix`): explained here
       if (isValidationError(error)) {
-        return json
-          ? Console.log(Output.json({ error: { tag: "ValidationError", code: Codes.usage, message: "usage error" } }))
-          : Effect.void
+        const { argument, message, option, suggestion } = explain(messageOf(error))
+        return Effect.zipRight(
+          json
+            ? Console.log(Output.json({
+              error: {
+                tag: "ValidationError",
+                code: Codes.usage,
+                message: Redaction.line(message),
+                option: option ?? null,
+                argument: argument === undefined ? null : Redaction.line(argument),
+                suggestion: suggestion ?? null
+              }
+            }))
+            : Effect.void,
+          Console.error(usageLine(message))
+        )
       }
       return Effect.flatMap(Effect.promise(() => import("../ExitCode.js")), (ExitCode) => {
         const described = ExitCode.describe(error)
@@ -111,19 +135,31 @@ const plain = Help.styleFor(process.stderr, process.env) === Help.plain
  * English, without escape codes when stderr is not a terminal or NO_COLOR is set.
  */
 const usageLine = (raw: string): string => {
-  const line = plain ? raw.replace(/\u001b\[[0-9;]*m/g, "") : raw
+  const line = plain ? withoutEscapes(raw) : raw
   return line.trim() === "" || line.startsWith("feeshare:")
     ? line
     : `feeshare: ${line.replace(/\bis not a integer\b/g, "is not an integer")}`
 }
 
-/** @effect/cli prints usage errors itself, on stderr: through here. */
+/**
+ * @effect/cli prints usage errors itself, on stderr, through here: its own message is held
+ * back (`report` prints it explained, once the run has ended: `Usage`, the option or argument
+ * at fault, a repeated option, "did you mean"); our own lines (`feeshare: …`) pass as they are.
+ */
 const withUsagePrefix = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.console, (console) =>
     Effect.withConsole(effect, {
       ...console,
-      error: (...args: ReadonlyArray<unknown>) =>
-        console.error(...args.map((arg) => (typeof arg === "string" ? arg.split("\n").map(usageLine).join("\n") : arg)))
+      error: (...args: ReadonlyArray<unknown>) => {
+        const shown = args.filter((arg) => {
+          if (typeof arg !== "string") return true
+          const text = withoutEscapes(arg).trim()
+          return text === "" ? false : text.startsWith("feeshare:")
+        })
+        return shown.length === 0 ? Effect.void : console.error(
+          ...shown.map((arg) => (typeof arg === "string" ? arg.split("\n").map(usageLine).join("\n") : arg))
+        )
+      }
     }))
 
 /** The arguments before `--`. */
@@ -175,9 +211,8 @@ const program: Effect.Effect<void, unknown, NodeContext.NodeContext> = name === 
   ? completions(completionsShell)
   : options.includes("--wizard")
   // @effect/cli's wizard ignores the end of its input and SIGTERM: not offered
-  ? Effect.zipRight(
-    Console.error("feeshare: --wizard is not supported; `feeshare --help` lists the commands"),
-    Effect.fail(ValidationError.invalidArgument(HelpDoc.p("--wizard is not supported")))
+  ? Effect.fail(
+    ValidationError.invalidArgument(HelpDoc.p("--wizard is not supported; `feeshare --help` lists the commands"))
   )
   : withUsagePrefix(Cli.run(["node", "feeshare", ...hoisted]))
 

@@ -48,7 +48,8 @@ const login = Command.make(
   },
   (args) => handle(groups.auth, (h) => h.login(args))
 ).pipe(Command.withDescription(about("Sign a challenge with --keypair for a new API key, and store it", {
-  details: "The key is stored (mode 0600) in the credentials file, for this base URL; later commands use it.",
+  details: "The key is stored (mode 0600) in the credentials file (~/.config/feeshare/credentials.json, " +
+    "or under FEESHARE_CONFIG_DIR or XDG_CONFIG_HOME), for this base URL; later commands use it.",
   examples: ["feeshare --keypair wallet.json auth login"]
 })))
 
