@@ -2,10 +2,15 @@
  * The Solana part of the CLI (loaded only by the commands that sign): keys, verification,
  * dry runs, and execution with progress lines.
  */
-import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type { Claims, FeeShare, LaunchToken as Inputs, Plan, Signer, Trade } from "@feeshare/domain"
+import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
+import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
+import * as LaunchToken from "@feeshare/solana/LaunchToken"
+import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
@@ -165,3 +170,38 @@ export const feeShareUpdate = entriesFlow(Flows.feeShareUpdate, "fee_share_updat
 
 /** Verifies the partner-claim entries; with `send`, signs and sends them (the last one last). */
 export const partnerClaim = entriesFlow(Flows.partnerClaim, "partner_claim")
+
+/** The records of launches in `directory` (files, written atomically). */
+export const launchRecords = LaunchRecord.directory
+
+/**
+ * Launches a token from nothing (`LaunchToken.run`): the wallet signs, the RPC endpoints
+ * (the first also for the ledger reads of a lookup table) and the bundle relay at
+ * `relayUrl` carry it.
+ */
+export const launchToken = <E, R>(
+  request: Inputs.LaunchTokenRequest,
+  services: LaunchToken.Services<E, R>,
+  signer: Signer.Signer.Service,
+  run: Run,
+  options: {
+    readonly relayUrl: string
+    readonly store: LaunchRecord.Store
+    readonly dryRun: boolean
+    readonly onEvent: (event: LaunchToken.Event) => Effect.Effect<void>
+  }
+) => {
+  const firstRpc = typeof run.rpcUrl === "string" ? run.rpcUrl : run.rpcUrl[0] ?? ""
+  return LaunchToken.run(request, services, {
+    store: options.store,
+    dryRun: options.dryRun,
+    onEvent: options.onEvent,
+    rebroadcastInterval: "1 second"
+  }).pipe(
+    Effect.provide(Layer.mergeAll(
+      environment(signer, run),
+      LedgerReads.layerRpc(firstRpc),
+      BundleRelay.layerHttp(options.relayUrl).pipe(Layer.provide(FetchHttpClient.layer))
+    ))
+  )
+}
