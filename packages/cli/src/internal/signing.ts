@@ -174,6 +174,9 @@ export const partnerClaim = entriesFlow(Flows.partnerClaim, "partner_claim")
 /** The records of launches in `directory` (files, written atomically). */
 export const launchRecords = LaunchRecord.directory
 
+/** Records held in memory, for one run. */
+export const memoryRecords = LaunchRecord.memory
+
 /**
  * Launches a token from nothing (`LaunchToken.run`): the wallet signs, the RPC endpoints
  * (the first also for the ledger reads of a lookup table) and the bundle relay at

@@ -501,7 +501,9 @@ const demo = Command.make("demo", {}, () =>
     const Demo = yield* Effect.promise(groups.demo)
     yield* Demo.run({ json })
   }).pipe(Effect.provide(environment))).pipe(Command.withDescription(about("A guided tour on an embedded sandbox", {
-    details: "Login, a token and a 3-way fee share, launch, trades, positions, a claim plan with setup, analytics.",
+    details:
+      "Login, a token launched from nothing (the project's image, a 3-way split with a social handle), trades, " +
+      "positions, a claim plan with setup, analytics.",
     examples: ["feeshare demo"]
   })))
 
