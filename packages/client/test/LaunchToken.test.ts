@@ -14,11 +14,13 @@ import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as BundleRelay from "@feeshare/solana/BundleRelay"
+import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as LookupTableSetup from "@feeshare/solana/LookupTableSetup"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer, Ref } from "effect"
 import { readFileSync } from "node:fs"
@@ -59,7 +61,8 @@ const services = Effect.gen(function*() {
   const api = yield* client
   const calls = yield* Ref.make<Record<string, number>>({})
   const count = (name: string) => Ref.update(calls, (c) => ({ ...c, [name]: (c[name] ?? 0) + 1 }))
-  const counted: LaunchToken.Services<unknown, never> = {
+  const counted: LaunchToken.Services<unknown, LedgerReads.LedgerReads | Signers.Signers | Chain.Chain> = {
+    lookupTable: (claimers, reuse) => LookupTableSetup.prepare(claimers, { reuse, commitment: "processed" }),
     wallets: (request) => Effect.zipRight(count("wallets"), api.launch.wallets(request)),
     createTokenInfo: (request) => Effect.zipRight(count("createTokenInfo"), api.launch.createTokenInfo(request)),
     createConfig: (request) => Effect.zipRight(count("createConfig"), api.feeShare.createConfig(request)),

@@ -23,7 +23,6 @@ import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
-import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
@@ -288,11 +287,6 @@ export class FeeShare implements AsyncDisposable {
         })
     }
     const onEvent = options?.onEvent
-    const rpc = this.#rpcUrl
-    const firstRpc = typeof rpc === "string" ? rpc : rpc?.[0]
-    const reads = firstRpc === undefined
-      ? Layer.fail(invalid(operation, "rpcUrl", "is required to send transactions"))
-      : LedgerReads.layerRpc(firstRpc)
     const program = Effect.flatMap(FeeShareClient, (client) =>
       LaunchToken.run(request, {
         wallets: client.launch.wallets,
@@ -309,7 +303,7 @@ export class FeeShare implements AsyncDisposable {
     return this.#run(
       Effect.provide(
         program,
-        Layer.mergeAll(this.#onChain(operation), reads, this.#relay(operation, options?.bundleRelayUrl))
+        Layer.merge(this.#onChain(operation), this.#relay(operation, options?.bundleRelayUrl))
       ),
       options
     )

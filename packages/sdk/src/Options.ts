@@ -226,7 +226,7 @@ export interface LaunchTokenOptions extends SendOptions {
   readonly dryRun?: boolean | undefined
   /** Called with every progress event (a step started, the split, a transaction landed, a step done). */
   readonly onEvent?: ((event: LaunchToken.Event) => void) | undefined
-  /** A relay speaking `@feeshare/domain/BundleRelay` (needed above 7 claimers), e.g. the sandbox's `{root_url}/sandbox/bundles`. */
+  /** A relay speaking `@feeshare/domain/BundleRelay`, for a config answer that holds bundles, e.g. the sandbox's `{root_url}/sandbox/bundles`. */
   readonly bundleRelayUrl?: string | undefined
   /** Where the resume record is kept (default: in memory, for this instance). */
   readonly records?: LaunchRecords | undefined
@@ -241,8 +241,9 @@ export interface LaunchTokenOptions extends SendOptions {
 export type LaunchGroup = Group<"launch"> & {
   /**
    * Launches a token from nothing: checks the inputs (a typed `InvalidRequest` naming the
-   * field, before anything is sent), resolves the handles, uploads the token info, makes a
-   * lookup table above 7 claimers, creates the config (the signer is its deployer) and sends
+   * field, before anything is sent), resolves the handles, uploads the token info, creates
+   * the config (the signer is its deployer; at most 7 claimers here: more need a lookup
+   * table, which the CLI and the Effect API make) and sends
    * the launch transaction, verified before it is signed. A rerun with the same inputs
    * resumes from the record.
    */

@@ -9,7 +9,8 @@
  *    the share. This comes before token info, so that a bad handle makes nothing;
  * 3. token info: the image and the fields are uploaded, the service makes the mint;
  * 4. lookup table, when the split has more than 7 claimers: one the wallet owns holding them
- *    (`LookupTableSetup.prepare`);
+ *    (`services.lookupTable`, i.e. `LookupTableSetup.prepare`; a surface without it refuses
+ *    such a split before anything is made);
  * 5. config: created with the wallet as payer (the deployer), its bundles first, then its
  *    transactions (`Flows.createConfig`);
  * 6. launch: the launch transaction is asked for, verified (signed by the mint, the wallet the
@@ -29,16 +30,15 @@
  *
  * @since 0.1.0
  */
-import type { FeeShareError, Launch, LaunchWallet, TokenInfo } from "@feeshare/domain"
-import { FeeShare, LaunchToken } from "@feeshare/domain"
+import type { Launch, LaunchWallet, TokenInfo } from "@feeshare/domain"
+import { FeeShare, FeeShareError, LaunchToken } from "@feeshare/domain"
 import { sha256 } from "@noble/hashes/sha2"
 import { bytesToHex } from "@noble/hashes/utils"
 import { Data, Effect, Either, Option } from "effect"
 import type * as Chain from "./Chain.js"
 import * as Flows from "./Flows.js"
 import * as LaunchRecord from "./LaunchRecord.js"
-import type { LedgerReads } from "./LedgerReads.js"
-import * as LookupTableSetup from "./LookupTableSetup.js"
+import type * as LookupTableSetup from "./LookupTableSetup.js"
 import * as Signers from "./Signers.js"
 import * as WireTransaction from "./WireTransaction.js"
 
@@ -57,6 +57,15 @@ export interface Services<E, R> {
   readonly createConfig: (request: FeeShare.CreateConfigRequest) => Effect.Effect<FeeShare.CreateConfigAnswer, E, R>
   /** The launch transaction, signed by the mint. */
   readonly createTransaction: (request: Launch.LaunchRequest) => Effect.Effect<string, E, R>
+  /**
+   * A lookup table of the wallet holding `claimers` (a table of `reuse` that holds them, or a
+   * new one), for splits above 7 claimers: `LookupTableSetup.prepare` (it needs `LedgerReads`).
+   * Without it, such a split is refused before anything is made.
+   */
+  readonly lookupTable?: (
+    claimers: ReadonlyArray<string>,
+    reuse: ReadonlyArray<string>
+  ) => Effect.Effect<LookupTableSetup.Prepared, E, R>
 }
 
 /**
@@ -216,7 +225,6 @@ export type LaunchError =
   | FeeShareError.InvalidRequest
   | LaunchRecord.RecordUnavailable
   | Flows.FlowError
-  | Effect.Effect.Error<ReturnType<typeof LookupTableSetup.prepare>>
 
 /**
  * Runs the launch (see the module description).
@@ -228,7 +236,7 @@ export const run = <E, R>(
   request: LaunchToken.LaunchTokenRequest,
   services: Services<E, R>,
   options: Options = {}
-): Effect.Effect<Result, LaunchError | E, R | Signers.Signers | Chain.Chain | LedgerReads> =>
+): Effect.Effect<Result, LaunchError | E, R | Signers.Signers | Chain.Chain> =>
   Effect.gen(function*() {
     const emit = options.onEvent ?? (() => Effect.void)
     const dryRun = options.dryRun === true
@@ -268,6 +276,17 @@ export const run = <E, R>(
       onLeft: Effect.fail,
       onRight: Effect.succeed
     })
+    const needsTable = shares.length > FeeShare.limits.claimersWithoutLookupTables
+    const prepareTable = services.lookupTable
+    if (needsTable && prepareTable === undefined) {
+      return yield* new FeeShareError.InvalidRequest({
+        operation: LaunchToken.operation,
+        field: "shares",
+        rule: "must have at most 7 entries here: more need a lookup table, which this surface does not make " +
+          "(the CLI and the Effect API with LookupTableSetup do)",
+        message: `${LaunchToken.operation}: shares must have at most 7 entries here`
+      })
+    }
     yield* emit(Event.Split({ shares, deployer: wallet, deployerBps: LaunchToken.deployerBps }))
     yield* done("handles", `${handles.length} handle(s) resolved, ${shares.length} claimer(s)`, false)
 
@@ -296,17 +315,13 @@ export const run = <E, R>(
 
     // 3. lookup table, above 7 claimers
     let lookupTable = record.lookupTable
-    const needsTable = claimers.length > FeeShare.limits.claimersWithoutLookupTables
-    if (!needsTable) {
+    if (!needsTable || prepareTable === undefined) {
       yield* emit(Event.Skipped({ step: "lookup-table", reason: "7 claimers or fewer need none" }))
     } else if (dryRun && lookupTable === undefined) {
       yield* emit(Event.Skipped({ step: "lookup-table", reason: "dry run: making a table costs SOL" }))
     } else {
       yield* emit(Event.Started({ step: "lookup-table" }))
-      const prepared = yield* LookupTableSetup.prepare(claimers, {
-        reuse: lookupTable === undefined ? [] : [lookupTable],
-        commitment: options.commitment
-      })
+      const prepared = yield* prepareTable(claimers, lookupTable === undefined ? [] : [lookupTable])
       for (const [i, signature] of prepared.signatures.entries()) {
         yield* emit(Event.Landed({ step: "lookup-table", label: i === 0 ? "create" : `extend ${i - 1}`, signature }))
       }

@@ -39,4 +39,6 @@ export * as LookupTableSetup from "./LookupTableSetup.js"
 /** @since 0.1.0 */
 export * as LaunchRecord from "./LaunchRecord.js"
 /** @since 0.1.0 */
+export * as LaunchRecordFile from "./LaunchRecordFile.js"
+/** @since 0.1.0 */
 export * as LaunchToken from "./LaunchToken.js"

@@ -9,9 +9,11 @@ import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
+import * as LaunchRecordFile from "@feeshare/solana/LaunchRecordFile"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as LookupTableSetup from "@feeshare/solana/LookupTableSetup"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
@@ -172,7 +174,7 @@ export const feeShareUpdate = entriesFlow(Flows.feeShareUpdate, "fee_share_updat
 export const partnerClaim = entriesFlow(Flows.partnerClaim, "partner_claim")
 
 /** The records of launches in `directory` (files, written atomically). */
-export const launchRecords = LaunchRecord.directory
+export const launchRecords = LaunchRecordFile.directory
 
 /** Records held in memory, for one run. */
 export const memoryRecords = LaunchRecord.memory
@@ -195,7 +197,11 @@ export const launchToken = <E, R>(
   }
 ) => {
   const firstRpc = typeof run.rpcUrl === "string" ? run.rpcUrl : run.rpcUrl[0] ?? ""
-  return LaunchToken.run(request, services, {
+  const withTables: LaunchToken.Services<
+    E | Effect.Effect.Error<ReturnType<typeof LookupTableSetup.prepare>>,
+    R | Effect.Effect.Context<ReturnType<typeof LookupTableSetup.prepare>>
+  > = { ...services, lookupTable: (claimers, reuse) => LookupTableSetup.prepare(claimers, { reuse }) }
+  return LaunchToken.run(request, withTables, {
     store: options.store,
     dryRun: options.dryRun,
     onEvent: options.onEvent,

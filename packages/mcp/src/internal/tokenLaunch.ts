@@ -14,19 +14,12 @@
 import { FeeShare, FeeShareError, type LaunchToken as Inputs } from "@feeshare/domain"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
-import { LedgerReads } from "@feeshare/solana/LedgerReads"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer } from "effect"
 import type { HandlerContext, Pending } from "./context.js"
 
 /** What the launch's transaction costs in network fees: the wallet's and the mint's signatures. */
 const launchFeeLamports = 10_000n
-
-/** Never read: a split of at most 7 claimers needs no lookup table. */
-const noReads = Layer.succeed(LedgerReads, {
-  recent: Effect.dieMessage("prepare_token_launch: no ledger reads (at most 7 claimers)"),
-  account: () => Effect.dieMessage("prepare_token_launch: no ledger reads (at most 7 claimers)")
-})
 
 const servicesOf = (context: HandlerContext): LaunchToken.Services<FeeShareError.FeeShareError, never> => ({
   wallets: (request) => Effect.flatMap(context.api, (client) => client.launch.wallets(request)),
@@ -56,7 +49,7 @@ export const prepare = (
     yield* context.checkSwapCaps(lamports)
     const store = LaunchRecord.memory()
     const dry = yield* LaunchToken.run(request, servicesOf(context), { store, dryRun: true }).pipe(
-      Effect.provide(Layer.mergeAll(Signers.layer(signer), context.chainLayer, noReads))
+      Effect.provide(Layer.merge(Signers.layer(signer), context.chainLayer))
     )
     const rent = dry.configTransactions.reduce((sum, cost) => sum + cost.transferLamports, 0n)
     const fees = dry.configTransactions.reduce((sum, cost) => sum + cost.networkFeeLamports, 0n) + launchFeeLamports
@@ -118,6 +111,6 @@ export const execute = (context: HandlerContext, pending: Extract<Pending, { act
             landed.push({ id: `${event.step} ${event.label}`, kind: event.step, signature: event.signature, slot: "" })
           }
         })
-    }).pipe(Effect.provide(Layer.mergeAll(Signers.layer(pending.wallet), context.chainLayer, noReads)))
+    }).pipe(Effect.provide(Layer.merge(Signers.layer(pending.wallet), context.chainLayer)))
     return { result, landed }
   })
