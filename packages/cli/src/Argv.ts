@@ -81,3 +81,20 @@ export const commandOf = (
   }
   return { name: undefined, index: hoisted.length }
 }
+
+/**
+ * Old spellings, rewritten to the command they name (after `hoist`): `launch --ipfs …` (the
+ * launch transaction of an existing token) is `launch transaction --ipfs …`. A bare
+ * `launch` or `launch --help` is left to the help.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const aliases = (hoisted: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const { index, name } = commandOf(hoisted)
+  const next = hoisted[index + 1]
+  if (name !== "launch" || next === undefined || !next.startsWith("--") || next === "--help" || next === "--") {
+    return hoisted
+  }
+  return [...hoisted.slice(0, index + 1), "transaction", ...hoisted.slice(index + 1)]
+}

@@ -2,9 +2,10 @@
  * `feeshare demo`: the whole product in one run, against an embedded sandbox started in this
  * process. Everything goes the real way: the Effect client over HTTP, local Ed25519 signers,
  * verification before every signature, the JSON-RPC sender against the sandbox's `/rpc`,
- * and the plan executor. Set-up steps that the real service performs elsewhere (creating the
- * token and its fee-share config, airdrops) use the sandbox-only routes through a typed
- * client of `SandboxApi`.
+ * and the plan executor. The token is launched from nothing through the launch flow
+ * (`LaunchToken.run`: the project's image `assets/demo-token.png`, a split paying a share to
+ * the seeded handle `social:sandbox_alice`, token info, config, launch). Only the airdrops use
+ * the sandbox-only routes, through a typed client of `SandboxApi`.
  *
  * @since 0.1.0
  */
@@ -17,6 +18,8 @@ import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { demoImage } from "./internal/demoImage.js"
+import * as LaunchProgress from "./internal/launchProgress.js"
 import * as Signing from "./internal/signing.js"
 import * as Output from "./Output.js"
 
@@ -38,8 +41,11 @@ const SOL = 1_000_000_000n
 const shares = [
   { role: "creator", bps: 5_000 },
   { role: "claimer-b", bps: 3_000 },
-  { role: "claimer-c", bps: 2_000 }
+  { role: "social:sandbox_alice", bps: 2_000 }
 ] as const
+
+/** The seeded handle of the sandbox the demo pays a share to. */
+const handle = { provider: "social", username: "sandbox_alice" } as const
 
 /**
  * The walkthrough, given a running sandbox (`SandboxInfo`).
@@ -70,18 +76,12 @@ export const program = (options: Options) =>
 
     // 1. wallets
     yield* step(1, "Wallets (fresh Ed25519 keys, held in memory)")
-    const [creator, claimerB, claimerC, trader] = yield* Effect.all([
-      Signing.generate,
-      Signing.generate,
-      Signing.generate,
-      Signing.generate
-    ])
-    const claimers = [creator, claimerB, claimerC]
+    const [creator, claimerB, trader] = yield* Effect.all([Signing.generate, Signing.generate, Signing.generate])
     yield* say(
       ...Output.fields([
-        ["creator", `${creator.publicKey}  (fee share 50%, admin)`],
+        ["creator", `${creator.publicKey}  (fee share 50%, deployer)`],
         ["claimer B", `${claimerB.publicKey}  (fee share 30%)`],
-        ["claimer C", `${claimerC.publicKey}  (fee share 20%)`],
+        ["claimer C", "the handle social:sandbox_alice  (fee share 20%; its wallet is looked up)"],
         ["trader", trader.publicKey]
       ]).map((line) => `   ${line}`)
     )
@@ -97,43 +97,67 @@ export const program = (options: Options) =>
         "the key itself stays redacted"
     )
 
-    // 3. funding and the token
-    yield* step(3, "Fund the wallets and create a token with a 3-way fee share (sandbox-only set-up routes)")
-    for (const wallet of [...claimers, trader]) {
+    // 3. funding
+    yield* step(3, "Fund the wallets (sandbox-only airdrop)")
+    for (const wallet of [creator, claimerB, trader]) {
       yield* sandbox.sandbox.airdrop({ payload: { address: wallet.publicKey, lamports: 10n * SOL } })
     }
-    yield* say(`   airdropped ${Output.lamports(10n * SOL)} to each of the 4 wallets`)
-    const token = yield* sandbox.sandbox.createToken({
-      payload: { creator: creator.publicKey, name: "Demo Token", symbol: "DEMO" }
-    })
-    yield* sandbox.sandbox.createFeeShareConfig({
-      payload: {
-        mint: token.mint,
-        admin: creator.publicKey,
-        claimers: claimers.map((wallet, i) => ({ wallet: wallet.publicKey, bps: shares[i]!.bps }))
+    yield* say(`   airdropped ${Output.lamports(10n * SOL)} to each of the 3 wallets`)
+
+    // 4. launch from nothing
+    yield* step(
+      4,
+      "Launch from nothing: the project's image and a 3-way split with a handle -> token info -> config -> launch"
+    )
+    const launched = yield* Signing.launchToken(
+      {
+        name: "Demo Token",
+        symbol: "DEMO",
+        description: "launched from nothing by feeshare demo",
+        image: { bytes: demoImage, filename: "demo-token.png" },
+        shares: [
+          { wallet: creator.publicKey, bps: shares[0].bps },
+          { wallet: claimerB.publicKey, bps: shares[1].bps },
+          { ...handle, bps: shares[2].bps }
+        ],
+        initialBuyLamports: 0
+      },
+      {
+        wallets: client.launch.wallets,
+        createTokenInfo: client.launch.createTokenInfo,
+        createConfig: client.feeShare.createConfig,
+        createTransaction: client.launch.createTransaction
+      },
+      creator,
+      run,
+      {
+        relayUrl: `${info.rootUrl}/sandbox/bundles`,
+        store: Signing.memoryRecords(),
+        dryRun: false,
+        onEvent: (event) => {
+          if (event._tag === "Landed") landed++
+          return say(...LaunchProgress.line(event).map((line) => ` ${line}`))
+        }
       }
-    })
+    )
+    const state = yield* sandbox.sandbox.state()
+    const made = state.tokens.find((t) => t.mint === launched.mint)
+    const token = {
+      mint: launched.mint,
+      quoteMint: made?.quoteMint ?? "So11111111111111111111111111111111111111112",
+      decimals: Number(made?.["decimals"] ?? 6)
+    }
+    const claimers = launched.shares.map((share) => share.wallet)
     yield* say(
       ...Output.fields([
         ["mint", token.mint],
-        ["config key", token.configKey],
+        ["metadata", launched.metadataUrl],
+        ["config key", launched.configKey ?? "-"],
         ["quote mint", `${token.quoteMint} (wrapped SOL)`],
         ["decimals", String(token.decimals)],
-        ["fee share", "50% / 30% / 20%"]
+        ["fee share", "50% / 30% / 20%, after the deployer's 25%"]
       ]).map((line) => `   ${line}`)
     )
-
-    // 4. launch
-    yield* step(4, "Launch: the service returns a transaction signed by the mint; verify, co-sign, send")
-    const launchTx = yield* client.launch.createTransaction({
-      ipfs: "ipfs://feeshare-demo/metadata.json",
-      initialBuyLamports: 0,
-      tokenMint: token.mint,
-      wallet: creator.publicKey,
-      configKey: token.configKey
-    })
-    const launched = yield* Signing.launch(launchTx, token.mint, creator, run, true)
-    landed += launched.length
 
     // 5. trades
     yield* step(5, "Trades: the trader buys twice and sells once (1% fee on the SOL side accrues to the claimers)")
@@ -163,7 +187,7 @@ export const program = (options: Options) =>
     yield* step(6, "Claimable positions of the three claimers")
     const rows: Array<ReadonlyArray<string>> = []
     for (const [i, wallet] of claimers.entries()) {
-      const positions = yield* client.claims.positions({ wallet: wallet.publicKey })
+      const positions = yield* client.claims.positions({ wallet })
       for (const p of positions) {
         rows.push([shares[i]!.role, String(p.userBps ?? ""), Output.lamports(p.totalClaimableLamportsUserShare)])
       }
@@ -192,7 +216,7 @@ export const program = (options: Options) =>
     const lifetime = yield* client.analytics.lifetimeFees({ tokenMint: token.mint })
     const stats = yield* client.analytics.claimStats({ tokenMint: token.mint })
     const roleOf = (wallet: string) => {
-      const i = claimers.findIndex((c) => c.publicKey === wallet)
+      const i = claimers.indexOf(wallet)
       return i < 0 ? Output.short(wallet) : shares[i]!.role
     }
     yield* say(
@@ -212,8 +236,14 @@ export const program = (options: Options) =>
       wallets: {
         creator: creator.publicKey,
         claimerB: claimerB.publicKey,
-        claimerC: claimerC.publicKey,
+        claimerC: claimers[2] ?? null,
         trader: trader.publicKey
+      },
+      launch: {
+        signature: launched.signature ?? null,
+        configKey: launched.configKey ?? null,
+        metadataUrl: launched.metadataUrl,
+        handle: `${handle.provider}:${handle.username}`
       },
       keyId: credential.keyId,
       transactionsLanded: landed,
@@ -231,8 +261,11 @@ export const program = (options: Options) =>
       "",
       "Summary",
       ...Output.fields([
-        ["token", `${token.mint} launched, fee share 50/30/20`],
-        ["transactions", `${landed} landed (1 launch, 3 swaps, ${claimed.stages.length} claim-plan stages)`],
+        ["token", `${token.mint} launched from nothing, fee share 50/30/20 (20% to a handle)`],
+        [
+          "transactions",
+          `${landed} landed (config and launch, 3 swaps, ${claimed.stages.length} claim-plan stages)`
+        ],
         ["lifetime fees", Output.lamports(lifetime)],
         ["claimed by B", `${Output.lamports(claimedB)} (30% of the fees, in wrapped SOL)`],
         [

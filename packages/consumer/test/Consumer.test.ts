@@ -322,13 +322,17 @@ describe("feeshare (the Promise facade) in a plain Node project", () => {
     expect(usage).toBeLessThanOrEqual(10 * MiB)
   })
 
-  it("plain node ESM: logs in, reads pools and executes a claim plan on a sandbox started from the installed CLI", async () => {
+  it("plain node ESM: logs in, launches a token from nothing, reads pools and executes a claim plan on a sandbox started from the installed CLI", async () => {
     const { stdout } = await runOk("node", ["claim.mjs", sandbox.rootUrl, sandbox.baseUrl, sandbox.rpcUrl], {
       cwd: facade
     })
     const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "")
     expect(result.signup).toBe(true)
     expect(result.keyPrinted).toBe("<redacted>")
+    // launch.token from the tarball: every step, the handle in the split, a launch signature
+    expect(result.launch.steps).toEqual(["handles", "token-info", "config", "launch"])
+    expect(result.launch.split[1]).toEqual(["social:sandbox_alice", 3_000])
+    expect(result.launch.signature).toBe("string")
     expect(result.refused).toEqual({ field: "tokenMint", tag: "InvalidRequest" })
     expect(result.pools).toBeGreaterThanOrEqual(1)
     expect(BigInt(result.claimable)).toBeGreaterThan(0n)

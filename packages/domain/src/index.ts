@@ -37,6 +37,8 @@ export * as Identity from "./Identity.js"
 /** @since 0.1.0 */
 export * as Launch from "./Launch.js"
 /** @since 0.1.0 */
+export * as LaunchToken from "./LaunchToken.js"
+/** @since 0.1.0 */
 export * as LaunchWallet from "./LaunchWallet.js"
 /** @since 0.1.0 */
 export * as Plan from "./Plan.js"

@@ -17,6 +17,7 @@ import {
   FeeShare,
   Identity,
   Launch,
+  LaunchToken,
   PublicKey,
   RateLimit,
   Trade
@@ -91,7 +92,7 @@ export const StagePreview = Schema.Struct({
 export const Preview = Schema.Struct({
   previewId: Schema.String,
   expiresAt: Schema.String,
-  action: Schema.Literal("claim", "swap", "launch", "fee_share_update", "partner_claim"),
+  action: Schema.Literal("claim", "swap", "launch", "fee_share_update", "partner_claim", "token_launch"),
   wallet: Schema.String,
   mints: Schema.Array(Schema.String),
   /** Claims: `ready`, or `setup_required` (the lookup-table stages land first, then the plan is rebuilt). */
@@ -101,6 +102,22 @@ export const Preview = Schema.Struct({
   networkFeesLamports: Lamports,
   stages: Schema.Array(StagePreview),
   verification: Schema.Struct({ verified: Schema.Boolean, checks: Schema.Array(Schema.String) }),
+  /** A token launch: the split, the deployer's share, the config type, rent and initial buy. */
+  launch: Schema.optional(Schema.Struct({
+    metadataUrl: Schema.String,
+    shares: Schema.Array(Schema.Struct({
+      label: Schema.String,
+      wallet: Schema.String,
+      bps: Schema.Number,
+      handle: Schema.Boolean
+    })),
+    deployer: Schema.String,
+    deployerBps: Schema.Number,
+    configType: Schema.String,
+    /** Rent of the config's accounts and the deployer's funding, moved out of the wallet. */
+    rentLamports: Lamports,
+    initialBuyLamports: Lamports
+  })),
   note: Schema.String
 })
 
@@ -344,6 +361,29 @@ export const PrepareLaunch = Tool.make("prepare_launch", {
   failure: ToolFailure
 }).annotate(Tool.Readonly, true)
 
+const tokenFields = LaunchToken.LaunchTokenRequest.from.fields
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
+export const PrepareTokenLaunch = Tool.make("prepare_token_launch", {
+  description: "Launch a token from nothing, step one: check the inputs, resolve the handles (the preview shows who " +
+    "gets what and the deployer's 25 %), upload the token info (free; the service makes the mint) and VERIFY the " +
+    "config's transactions; the preview shows the config type, rent, fees and initial buy (the initial buy and the " +
+    "tip count against the swap caps). At most 7 shares. Returns a single-use preview id for `execute`, which " +
+    "creates the config and launches. Nothing is signed.",
+  parameters: {
+    ...Struct.omit(tokenFields, "image"),
+    imageBase64: Schema.optional(Schema.String.pipe(Schema.maxLength(20_000_001))).annotations({
+      description: "the image file (PNG, JPEG, GIF or WebP, at most 15,000,000 bytes), base64; or give imageUrl"
+    }),
+    ...wallet
+  },
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
 /**
  * @since 0.1.0
  * @category tools
@@ -413,6 +453,7 @@ export const toolkit = Toolkit.make(
   PrepareClaim,
   PrepareSwap,
   PrepareLaunch,
+  PrepareTokenLaunch,
   PrepareFeeShareUpdate,
   PreparePartnerClaim,
   Execute

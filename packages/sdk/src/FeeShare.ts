@@ -22,6 +22,8 @@ import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LedgerReads from "@feeshare/solana/LedgerReads"
+import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
+import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
@@ -36,6 +38,8 @@ import type {
   ExecutePlanOptions,
   FeeShareOptions,
   Group,
+  LaunchGroup,
+  LaunchTokenOptions,
   LoginOptions,
   PlanExecution,
   PlanVerification,
@@ -100,6 +104,8 @@ export class FeeShare implements AsyncDisposable {
   readonly #rpcUrl: string | ReadonlyArray<string> | undefined
   readonly #rpcOptions: ChainRpc.Options
   readonly #commitment: Chain.Commitment | undefined
+  /** The resume records of `launch.token` when the caller gives none. */
+  readonly #launchRecords = LaunchRecord.memory()
   /** Set by `withResponse` while its `call` starts: the operation it starts records its answer here. */
   #capture: Capture | undefined
 
@@ -255,13 +261,67 @@ export class FeeShare implements AsyncDisposable {
     adminList: (input, options) => this.#call((client) => client.feeShare.adminList(input), options)
   }
 
+  /** The bundle relay at `url` (none when `undefined`), or `InvalidRequest` naming `field`. */
+  #relay(operation: string, url: string | undefined) {
+    return url === undefined
+      ? Layer.empty
+      : isHttpUrl(url)
+      ? BundleRelay.layerHttp(url).pipe(Layer.provide(FetchHttpClient.layer))
+      : Layer.fail(invalid(operation, "bundleRelayUrl", "must be an absolute http(s) URL"))
+  }
+
+  #launchToken(
+    request: Parameters<LaunchGroup["token"]>[0],
+    options: LaunchTokenOptions | undefined
+  ): Promise<LaunchToken.Result> {
+    const operation = "launch.token"
+    const records = options?.records
+    const store: LaunchRecord.Store = records === undefined ? this.#launchRecords : {
+      location: "records",
+      load: (key) =>
+        Effect.tryPromise({
+          try: () => records.load(key),
+          catch: (error) => new LaunchRecord.RecordUnavailable({ path: "records", message: String(error) })
+        }).pipe(Effect.map(Option.fromNullable)),
+      save: (record) =>
+        Effect.tryPromise({
+          try: () => records.save(record),
+          catch: (error) => new LaunchRecord.RecordUnavailable({ path: "records", message: String(error) })
+        })
+    }
+    const onEvent = options?.onEvent
+    const program = Effect.flatMap(FeeShareClient, (client) =>
+      LaunchToken.run(request, {
+        wallets: client.launch.wallets,
+        createTokenInfo: client.launch.createTokenInfo,
+        createConfig: client.feeShare.createConfig,
+        createTransaction: client.launch.createTransaction
+      }, {
+        store,
+        dryRun: options?.dryRun,
+        onEvent: onEvent === undefined ? undefined : (event) => Effect.sync(() => onEvent(event)),
+        commitment: options?.commitment ?? this.#commitment,
+        rebroadcastInterval: options?.rebroadcastInterval
+      }))
+    return this.#run(
+      Effect.provide(
+        program,
+        Layer.merge(this.#onChain(operation), this.#relay(operation, options?.bundleRelayUrl))
+      ),
+      options
+    )
+  }
+
   /**
    * Launch transactions; token info (a multipart upload: the image as bytes, its type read
    * from them, at most 15,000,000 bytes; the service makes the mint and signs the later
    * launch with it); launch wallets by social handle (`wallet`: a miss rejects with
-   * `NotFound`; `wallets`: 1 to 100 handles, a miss is a null wallet, in input order).
+   * `NotFound`; `wallets`: 1 to 100 handles, a miss is a null wallet, in input order); and
+   * `token`, the launch from nothing (token info, handles, lookup table, config, launch) with
+   * progress callbacks (`onEvent`), resumable from its record.
    */
-  readonly launch: Group<"launch"> = {
+  readonly launch: LaunchGroup = {
+    token: (request, options) => this.#launchToken(request, options),
     createTransaction: (input, options) => this.#call((client) => client.launch.createTransaction(input), options),
     createTokenInfo: (input, options) => this.#call((client) => client.launch.createTokenInfo(input), options),
     wallet: (input, options) => this.#call((client) => client.launch.wallet(input), options),
@@ -311,12 +371,7 @@ export class FeeShare implements AsyncDisposable {
     partnerClaim: (entries, options) =>
       this.#send("signAndSend.partnerClaim", (flow) => Flows.partnerClaim(entries, flow), options),
     createConfig: (answer, options) => {
-      const url = options?.bundleRelayUrl
-      const relay = url === undefined
-        ? Layer.empty
-        : isHttpUrl(url)
-        ? BundleRelay.layerHttp(url).pipe(Layer.provide(FetchHttpClient.layer))
-        : Layer.fail(invalid("signAndSend.createConfig", "bundleRelayUrl", "must be an absolute http(s) URL"))
+      const relay = this.#relay("signAndSend.createConfig", options?.bundleRelayUrl)
       return this.#send(
         "signAndSend.createConfig",
         (flow) => Effect.provide(Flows.createConfig(answer, flow), relay),

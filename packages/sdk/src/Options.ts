@@ -7,10 +7,12 @@ import type * as ClientCall from "@feeshare/client/CallOptions"
 import type * as Client from "@feeshare/client/FeeShareClient"
 import type * as Claims from "@feeshare/domain/Claims"
 import type * as FeeShareDomain from "@feeshare/domain/FeeShare"
+import type * as LaunchTokenDomain from "@feeshare/domain/LaunchToken"
 import type * as Trade from "@feeshare/domain/Trade"
 import type * as Chain from "@feeshare/solana/Chain"
 import type * as ChainRpc from "@feeshare/solana/ChainRpc"
 import type * as Flows from "@feeshare/solana/Flows"
+import type * as LaunchToken from "@feeshare/solana/LaunchToken"
 import type * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import type { Effect, Redacted } from "effect"
 import type * as Logging from "./internal/logging.js"
@@ -208,4 +210,57 @@ export interface SignAndSend {
     entries: FeeShareDomain.TransactionEntries,
     options?: SendOptions
   ) => Promise<ReadonlyArray<Chain.Landed>>
+}
+
+/**
+ * Where `launch.token` keeps its resume record between runs (default: in memory, per
+ * `FeeShare` instance). Give your own to resume across processes, e.g. a file or a store;
+ * a record holds public values only.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LaunchRecords {
+  /** The record of `key`, or `undefined`. */
+  readonly load: (key: string) => Promise<LaunchTokenDomain.LaunchRecord | undefined>
+  /** Replaces the record of `record.key`. */
+  readonly save: (record: LaunchTokenDomain.LaunchRecord) => Promise<void>
+}
+
+/**
+ * Options of `launch.token`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LaunchTokenOptions extends SendOptions {
+  /** Check, resolve the handles, upload the token info, verify the config; sign and send nothing. */
+  readonly dryRun?: boolean | undefined
+  /** Called with every progress event (a step started, the split, a transaction landed, a step done). */
+  readonly onEvent?: ((event: LaunchToken.Event) => void) | undefined
+  /** A relay speaking `@feeshare/domain/BundleRelay`, for a config answer that holds bundles, e.g. the sandbox's `{root_url}/sandbox/bundles`. */
+  readonly bundleRelayUrl?: string | undefined
+  /** Where the resume record is kept (default: in memory, for this instance). */
+  readonly records?: LaunchRecords | undefined
+}
+
+/**
+ * The launch group: its operations, and `token`, the launch from nothing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type LaunchGroup = Group<"launch"> & {
+  /**
+   * Launches a token from nothing: checks the inputs (a typed `InvalidRequest` naming the
+   * field, before anything is sent), resolves the handles, uploads the token info, creates
+   * the config (the signer is its deployer; at most 7 claimers here: more need a lookup
+   * table, which the CLI and the Effect API make) and sends
+   * the launch transaction, verified before it is signed. A rerun with the same inputs
+   * resumes from the record.
+   */
+  readonly token: (
+    request: LaunchTokenDomain.LaunchTokenRequest,
+    options?: LaunchTokenOptions
+  ) => Promise<LaunchToken.Result>
 }

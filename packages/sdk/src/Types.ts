@@ -37,6 +37,17 @@ export type PartnerClaimRequest = typeof FeeShare.PartnerClaimRequest.Type
 export type AdminTokens = typeof FeeShare.AdminTokens.Type
 /** @since 0.1.0 @category launch */
 export type { LaunchRequest } from "@feeshare/domain/Launch"
+
+/** @since 0.1.0 */
+export type {
+  LaunchRecord,
+  LaunchTokenRequest,
+  ResolvedShare,
+  Share,
+  Step as LaunchStep
+} from "@feeshare/domain/LaunchToken"
+/** @since 0.1.0 @category launch */
+export type { Event as LaunchEvent, Result as LaunchResult, TransactionCost } from "@feeshare/solana/LaunchToken"
 /** @since 0.1.0 @category launch */
 export type LaunchTransaction = typeof Launch.LaunchTransaction.Type
 /** @since 0.1.0 @category trade */

@@ -36,3 +36,9 @@ export * as LedgerReads from "./LedgerReads.js"
 export * as LookupTable from "./LookupTable.js"
 /** @since 0.1.0 */
 export * as LookupTableSetup from "./LookupTableSetup.js"
+/** @since 0.1.0 */
+export * as LaunchRecord from "./LaunchRecord.js"
+/** @since 0.1.0 */
+export * as LaunchRecordFile from "./LaunchRecordFile.js"
+/** @since 0.1.0 */
+export * as LaunchToken from "./LaunchToken.js"

@@ -28,7 +28,7 @@ import * as Codes from "./codes.js"
 import * as HelpTree from "./helpDoc.js"
 
 const args = process.argv.slice(2)
-const hoisted = Argv.hoist(args)
+const hoisted = Argv.aliases(Argv.hoist(args))
 const json = Argv.wantsJson(hoisted)
 const { index, name } = Argv.commandOf(hoisted)
 

@@ -2,12 +2,18 @@
  * The Solana part of the CLI (loaded only by the commands that sign): keys, verification,
  * dry runs, and execution with progress lines.
  */
-import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type { Claims, FeeShare, LaunchToken as Inputs, Plan, Signer, Trade } from "@feeshare/domain"
+import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
+import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
+import * as LaunchRecordFile from "@feeshare/solana/LaunchRecordFile"
+import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
+import * as LookupTableSetup from "@feeshare/solana/LookupTableSetup"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as TokenAccount from "@feeshare/solana/TokenAccount"
@@ -181,3 +187,45 @@ export const feeShareUpdate = entriesFlow(Flows.feeShareUpdate, "fee_share_updat
 
 /** Verifies the partner-claim entries; with `send`, signs and sends them (the last one last). */
 export const partnerClaim = entriesFlow(Flows.partnerClaim, "partner_claim")
+
+/** The records of launches in `directory` (files, written atomically). */
+export const launchRecords = LaunchRecordFile.directory
+
+/** Records held in memory, for one run. */
+export const memoryRecords = LaunchRecord.memory
+
+/**
+ * Launches a token from nothing (`LaunchToken.run`): the wallet signs, the RPC endpoints
+ * (the first also for the ledger reads of a lookup table) and the bundle relay at
+ * `relayUrl` carry it.
+ */
+export const launchToken = <E, R>(
+  request: Inputs.LaunchTokenRequest,
+  services: LaunchToken.Services<E, R>,
+  signer: Signer.Signer.Service,
+  run: Run,
+  options: {
+    readonly relayUrl: string
+    readonly store: LaunchRecord.Store
+    readonly dryRun: boolean
+    readonly onEvent: (event: LaunchToken.Event) => Effect.Effect<void>
+  }
+) => {
+  const firstRpc = typeof run.rpcUrl === "string" ? run.rpcUrl : run.rpcUrl[0] ?? ""
+  const withTables: LaunchToken.Services<
+    E | Effect.Effect.Error<ReturnType<typeof LookupTableSetup.prepare>>,
+    R | Effect.Effect.Context<ReturnType<typeof LookupTableSetup.prepare>>
+  > = { ...services, lookupTable: (claimers, reuse) => LookupTableSetup.prepare(claimers, { reuse }) }
+  return LaunchToken.run(request, withTables, {
+    store: options.store,
+    dryRun: options.dryRun,
+    onEvent: options.onEvent,
+    rebroadcastInterval: "1 second"
+  }).pipe(
+    Effect.provide(Layer.mergeAll(
+      environment(signer, run),
+      LedgerReads.layerRpc(firstRpc),
+      BundleRelay.layerHttp(options.relayUrl).pipe(Layer.provide(FetchHttpClient.layer))
+    ))
+  )
+}

@@ -6,6 +6,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import * as FeeShare from "@feeshare/domain/FeeShare"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Defaults from "./defaults.js"
@@ -222,12 +223,18 @@ const partner = Command.make("partner").pipe(
 // launch, trade, reads
 // ---------------------------------------------------------------------------
 
-const launch = Command.make(
-  "launch",
+const launchTransaction = Command.make(
+  "transaction",
   {
-    ipfs: Options.text("ipfs").pipe(Options.withDescription("IPFS URL of the token metadata")),
-    mint,
-    configKey: Options.text("config-key").pipe(Options.withDescription("config key of the launch")),
+    ipfs: Options.text("ipfs").pipe(
+      Options.withDescription("metadata URL of the token: `tokenMetadata` of its token info")
+    ),
+    mint: Options.text("mint").pipe(
+      Options.withDescription("token mint (base58): `tokenMint` of its token info (the service made it)")
+    ),
+    configKey: Options.text("config-key").pipe(
+      Options.withDescription("config key of the launch: `meteoraConfigKey` of its config creation")
+    ),
     initialBuy: Options.integer("initial-buy").pipe(
       Options.withDefault(0),
       Options.withDescription("lamports to buy at launch (the service requires the field; 0 buys nothing)")
@@ -237,10 +244,91 @@ const launch = Command.make(
     dryRun
   },
   (args) => handle(groups.launch, (h) => h.launch(args))
-).pipe(Command.withDescription(about("Launch a token", {
-  details: "Verifies the launch transaction (signed by the mint), co-signs it with --keypair and sends it.",
-  examples: ["feeshare --keypair wallet.json launch --ipfs ipfs://CID --mint MINT --config-key KEY"]
+).pipe(Command.withDescription(about("Send the launch transaction of a token whose token info and config exist", {
+  details: "Asks for the launch transaction (signed by the mint), verifies it, co-signs it with --keypair and sends " +
+    "it. --ipfs and --mint come from the token info, --config-key from the config creation (`launch token` makes " +
+    "all three). `feeshare launch --ipfs … --mint … --config-key …` is the same command (its old spelling).",
+  examples: ["feeshare --keypair wallet.json launch transaction --ipfs ipfs://CID --mint MINT --config-key KEY"]
 })))
+
+const optionalText = (name: string, description: string) =>
+  Options.text(name).pipe(Options.optional, Options.withDescription(description))
+
+const launchToken = Command.make(
+  "token",
+  {
+    image: Options.text("image").pipe(
+      Options.withDescription(
+        "the token's image: a PNG, JPEG, GIF or WebP file (at most 15,000,000 bytes) or an http(s) URL"
+      )
+    ),
+    name: Options.text("name").pipe(Options.withDescription("token name (1 to 32 characters)")),
+    symbol: Options.text("symbol").pipe(
+      Options.withDescription("token symbol (1 to 10 characters; a leading $ is removed, upper-cased)")
+    ),
+    description: optionalText("description", "token description (1 to 1000 characters; default: the name)"),
+    shares: Options.text("share").pipe(
+      Options.atLeast(1),
+      Options.withDescription(
+        "a fee share: WALLET:BPS, or PROVIDER:USERNAME:BPS for a handle (social, email, main), e.g. social:alice:3000 " +
+          "(repeat; the bps sum to 10000)"
+      )
+    ),
+    initialBuy: Options.text("initial-buy").pipe(
+      Options.withDefault("0"),
+      Options.withDescription("amount to buy at launch: lamports, or SOL with its unit (0.5SOL); default 0")
+    ),
+    tipWallet: optionalText("tip-wallet", "tip recipient (with --tip)"),
+    tip: optionalText("tip", "tip amount: lamports, or SOL with its unit (with --tip-wallet)"),
+    partner: optionalText("partner", "partner wallet (with --partner-config)"),
+    partnerConfig: optionalText("partner-config", "the partner's config PDA (with --partner)"),
+    configType: Options.choice(
+      "config-type",
+      Object.keys(FeeShare.configTypes) as ReadonlyArray<keyof typeof FeeShare.configTypes>
+    ).pipe(
+      Options.optional,
+      Options.withDescription(
+        "the config's terms: one of the seven config types of FeeShare.configTypes (default: default, 2 % fees)"
+      )
+    ),
+    website: optionalText("website", "website URL"),
+    telegram: optionalText("telegram", "telegram URL"),
+    social: optionalText("social", "social profile URL"),
+    recordDir: optionalText(
+      "record-dir",
+      "where the launch's resume record is kept (default: launches/ in the config directory)"
+    ),
+    bundleRelay: optionalText(
+      "bundle-relay",
+      "URL of the bundle relay for configs above 7 claimers (default: the sandbox's, {root_url}/sandbox/bundles)"
+    ),
+    dryRun: Options.boolean("dry-run").pipe(
+      Options.withDescription(
+        "check, resolve the handles, upload the token info and verify the config; sign and send nothing"
+      )
+    )
+  },
+  (args) => handle(groups.launch, (h) => h.token(args))
+).pipe(Command.withDescription(about("Launch a token from nothing: image, split, config, launch", {
+  details: "Checks every input, resolves the handles (showing who gets what), uploads the token info (the service " +
+    "makes the mint), makes a lookup table above 7 claimers, creates the config (bundles, then transactions; " +
+    "--keypair is its deployer) and sends the launch transaction, verified before it is signed. On a terminal the " +
+    "progress is a live table; on a pipe, one line per event. A rerun with the same inputs resumes: the token info, " +
+    "table and config already made are reused (the record in --record-dir).",
+  examples: [
+    "feeshare --keypair wallet.json launch token --image logo.png --name Coin --symbol COIN " +
+    "--share social:alice:3000 --share WALLET:7000 --initial-buy 0.1SOL"
+  ]
+})))
+
+const launch = Command.make("launch").pipe(
+  Command.withDescription(about("Launch tokens: from nothing, or the launch transaction alone", {
+    examples: [
+      "feeshare --keypair wallet.json launch token --image logo.png --name Coin --symbol COIN --share WALLET:10000"
+    ]
+  })),
+  Command.withSubcommands([launchToken, launchTransaction])
+)
 
 const swapOptions = {
   input: Options.text("in").pipe(Options.withDescription("input mint")),
@@ -475,7 +563,9 @@ const demo = Command.make("demo", {}, () =>
     const Demo = yield* Effect.promise(groups.demo)
     yield* Demo.run({ json })
   }).pipe(Effect.provide(environment))).pipe(Command.withDescription(about("A guided tour on an embedded sandbox", {
-    details: "Login, a token and a 3-way fee share, launch, trades, positions, a claim plan with setup, analytics.",
+    details:
+      "Login, a token launched from nothing (the project's image, a 3-way split with a social handle), trades, " +
+      "positions, a claim plan with setup, analytics.",
     examples: ["feeshare demo"]
   })))
 

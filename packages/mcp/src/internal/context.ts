@@ -6,8 +6,9 @@
  */
 import type { Toolkit } from "@effect/ai"
 import type { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
+import type { Claims, FeeShare, LaunchToken, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
+import type * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import { type Duration, Effect, Layer, Ref } from "effect"
 import * as Previews from "../Previews.js"
 import type { Preview, toolkit } from "../Tools.js"
@@ -49,6 +50,16 @@ export type Pending =
     readonly wallet: Signer.Signer.Service
     readonly transaction: string
     readonly mint: string
+    readonly lamports: bigint
+    readonly fees: bigint
+  }
+  | {
+    readonly action: "token_launch"
+    readonly wallet: Signer.Signer.Service
+    readonly request: LaunchToken.LaunchTokenRequest
+    /** The dry run's record: its token info, reused by `execute`. */
+    readonly store: LaunchRecord.Store
+    /** The initial buy and the tip. */
     readonly lamports: bigint
     readonly fees: bigint
   }

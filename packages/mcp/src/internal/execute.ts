@@ -17,6 +17,7 @@ import { formatOf, previewClaim, verifyClaim } from "./claimPreview.js"
 import type { HandlerContext, Pending, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
 import { totalFees } from "./stagePreview.js"
+import * as TokenLaunch from "./tokenLaunch.js"
 
 /**
  * The policy's `askHuman`: the human approves the preview through MCP elicitation; a
@@ -106,7 +107,7 @@ const executeSwap = (
 const executeOther = (
   { chainLayer, spending }: HandlerContext,
   previewId: string,
-  pending: Exclude<Pending, { action: "claim" | "swap" }>
+  pending: Exclude<Pending, { action: "claim" | "swap" | "token_launch" }>
 ) =>
   Effect.gen(function*() {
     if (pending.action === "launch") yield* spending.spend("swap", pending.lamports)
@@ -131,6 +132,18 @@ const executeOther = (
     }
   }).pipe(failing)
 
+const executeTokenLaunch = (
+  context: HandlerContext,
+  previewId: string,
+  pending: Extract<Pending, { action: "token_launch" }>
+) =>
+  Effect.map(TokenLaunch.execute(context, pending), ({ landed }) => ({
+    previewId,
+    action: "token_launch" as const,
+    landed,
+    rebuilds: 0
+  })).pipe(failing)
+
 /**
  * The `execute` handler.
  *
@@ -147,6 +160,8 @@ export const make = (context: HandlerContext): Pick<ToolHandlers, "execute"> => 
         ? yield* executeClaim(context, previewId, pending)
         : pending.action === "swap"
         ? yield* executeSwap(context, previewId, pending)
+        : pending.action === "token_launch"
+        ? yield* executeTokenLaunch(context, previewId, pending)
         : yield* executeOther(context, previewId, pending)
     })
 })

@@ -5,14 +5,15 @@
  *
  * @since 0.1.0
  */
-import type { Claims, FeeShare, Signer } from "@feeshare/domain"
+import { type Claims, type FeeShare, FeeShareError, type Signer } from "@feeshare/domain"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import * as WritePolicy from "../WritePolicy.js"
 import { previewClaim } from "./claimPreview.js"
 import type { HandlerContext, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
 import { stagePreview, totalFees } from "./stagePreview.js"
+import * as TokenLaunch from "./tokenLaunch.js"
 
 /** Verifies fee-share update or partner-claim entries and keeps them under a preview id. */
 const previewEntries = (
@@ -52,7 +53,12 @@ const previewEntries = (
  */
 export const make = (context: HandlerContext): Pick<
   ToolHandlers,
-  "prepare_claim" | "prepare_swap" | "prepare_launch" | "prepare_fee_share_update" | "prepare_partner_claim"
+  | "prepare_claim"
+  | "prepare_swap"
+  | "prepare_launch"
+  | "prepare_token_launch"
+  | "prepare_fee_share_update"
+  | "prepare_partner_claim"
 > => {
   const { api, checkDailyFees, checkSwapCaps, policy, save, signerFor } = context
   return {
@@ -140,6 +146,24 @@ export const make = (context: HandlerContext): Pick<
                 : ` and a tip of ${rest.tipLamports} lamports to ${rest.tipWallet}.`)
           }
         )
+      })),
+    prepare_token_launch: ({ imageBase64, wallet, ...rest }) =>
+      failing(Effect.gen(function*() {
+        const signer = yield* signerFor(wallet)
+        const image = imageBase64 === undefined ? undefined : yield* Effect.mapError(
+          Schema.decode(Schema.Uint8ArrayFromBase64)(imageBase64),
+          () =>
+            new FeeShareError.InvalidRequest({
+              operation: "prepare_token_launch",
+              field: "imageBase64",
+              rule: "must be base64",
+              message: "prepare_token_launch: imageBase64 must be base64"
+            })
+        )
+        return yield* TokenLaunch.prepare(context, signer, {
+          ...rest,
+          ...(image === undefined ? {} : { image: { bytes: image } })
+        })
       })),
     prepare_fee_share_update: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
