@@ -237,11 +237,19 @@ export class FeeShare implements AsyncDisposable {
     return this.#run(Effect.provide(flow(flowOptions), this.#onChain(operation)), options)
   }
 
-  /** Claim plans, claimable positions, partner/deployer vaults. */
+  /**
+   * Claim plans, claimable positions, partner/deployer vaults; the vault sweep, the deployer's
+   * positions and claim batches, and the v3 claim (transactions to verify and sign: see
+   * `claimAll`).
+   */
   readonly claims: Group<"claims"> = {
     createPlan: (input, options) => this.#call((client) => client.claims.createPlan(input), options),
     positions: (input, options) => this.#call((client) => client.claims.positions(input), options),
-    vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options)
+    vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options),
+    claimVault: (input, options) => this.#call((client) => client.claims.claimVault(input), options),
+    deployerPositions: (input, options) => this.#call((client) => client.claims.deployerPositions(input), options),
+    deployerClaim: (input, options) => this.#call((client) => client.claims.deployerClaim(input), options),
+    claimV3: (input, options) => this.#call((client) => client.claims.claimV3(input), options)
   }
 
   /** Fee-share config creation and updates, partner claims, the admin list. */
