@@ -5,6 +5,7 @@
 import type { Claims, FeeShare, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as ClaimAll from "@feeshare/solana/ClaimAll"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -105,6 +106,20 @@ export const executePlan = <E, R>(
     )
   ).pipe(Effect.ensuring(Effect.sync(live.render)))
 }
+
+/**
+ * `claims all`: everything the wallet is owed, claimed (or, with `dryRun`, verified) by
+ * `ClaimAll.run` on the run's RPC; `onItem` sees every row as it changes.
+ */
+export const claimAll = <E, R>(
+  calls: ClaimAll.Calls<E, R>,
+  signer: Signer.Signer.Service,
+  run: Run,
+  options: ClaimAll.Options
+) =>
+  ClaimAll.run(calls, { rebroadcastInterval: "1 second", ...options }).pipe(
+    Effect.provide(environment(signer, run))
+  )
 
 /** A landed transaction as printed. */
 export interface Sent {
