@@ -20,6 +20,7 @@ import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as ClaimAll from "@feeshare/solana/ClaimAll"
 import * as Flows from "@feeshare/solana/Flows"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -31,6 +32,7 @@ import * as Logging from "./internal/logging.js"
 import type {
   ApiResponse,
   CallOptions,
+  ClaimAllOptions,
   ExecutePlanOptions,
   FeeShareOptions,
   Group,
@@ -384,6 +386,31 @@ export class FeeShare implements AsyncDisposable {
         format: requestedFormat(request)
       }))
     return this.#run(Effect.provide(program, this.#onChain("executePlan")), options)
+  }
+
+  /**
+   * Claims everything the signer's wallet is owed in one run: every claimable position (the
+   * v3 claim for SOL-quoted ones, a claim plan otherwise), the deployer's positions (claim
+   * batches until no token remains) and every partner/deployer vault (the gas-sponsored
+   * sweep). Every transaction is verified before it is signed; an item that fails a check is
+   * not signed (its row says `refused` and why) and the others go on. With `dryRun`, every
+   * transaction is verified and nothing is signed. Resolves with a row per item and a total
+   * per payout asset (`nothingToClaim` when there was nothing).
+   */
+  claimAll(options: ClaimAllOptions = {}): Promise<ClaimAll.Result> {
+    const { min, onItem } = options
+    const program = Effect.flatMap(FeeShareClient, (client) =>
+      ClaimAll.run(client.claims, {
+        dryRun: options.dryRun,
+        min: min === undefined ? undefined : new Map(Object.entries(min)),
+        maxDeployerRounds: options.maxDeployerRounds,
+        deployerBatchSize: options.deployerBatchSize,
+        sponsor: options.sponsor,
+        onItem: onItem === undefined ? undefined : (item, index) => Effect.sync(() => onItem(item, index)),
+        commitment: options.commitment ?? this.#commitment,
+        rebroadcastInterval: options.rebroadcastInterval
+      }))
+    return this.#run(Effect.provide(program, this.#onChain("claimAll")), options)
   }
 
   /**
