@@ -11,6 +11,7 @@ import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import type { KeyPairSigner } from "@solana/kit"
 import { Effect, Redacted } from "effect"
+import * as History from "../src/History.js"
 import * as Programs from "../src/internal/model/programs.js"
 import { Market } from "../src/Market.js"
 import * as Sandbox from "../src/Sandbox.js"
@@ -115,6 +116,11 @@ describe("Tamper: gas-sponsored claims and the v3 claim", () => {
       assert.strictEqual(count.signed, 1)
       yield* assertLanded(yield* signAndSend(signed.text, "base58", []))
       assert.strictEqual((yield* wsol(partner.address)) - before, answer.claimable.claimableAmount)
+      // the explorer names the landed sweep
+      const history = yield* History.History
+      const sweep = history.snapshot(0n).transactions.find((entry) => entry.signature === signed.signature)
+      assert.strictEqual(sweep?.kind, "vault-sweep")
+      assert.include(sweep?.label, "partner vault")
       // the vault is empty now: the service says so with a 400 "Nothing to claim"
       const again = yield* Effect.flip(api.claims.claimVault({ payload: request }))
       assert.strictEqual(again._tag, "BadRequest")
