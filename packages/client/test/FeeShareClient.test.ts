@@ -224,7 +224,7 @@ describe("the client is derived from the Api", () => {
             typeof Reflect.get(holder, endpoint.name) === "function"
         })
       )
-      assert.strictEqual(methods.length, 23)
+      assert.strictEqual(methods.length, 27)
       assert.isTrue(methods.every((found) => found))
     }))
 })
