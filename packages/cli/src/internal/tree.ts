@@ -121,7 +121,9 @@ const all = Command.make(
     "positions (claim batches until no token remains) and every partner/deployer vault (the gas-sponsored sweep). " +
     "Each transaction is verified before it is signed; a refused item is not signed and the others go on. A row " +
     "per item (kind, token or vault, amount, stages, state), live on a terminal, then a total per payout asset. " +
-    "With --dry-run everything is verified and nothing is signed.",
+    "With --dry-run everything is verified and nothing is signed. An item refused before signing exits 8, one that " +
+    "failed 9 (the others are claimed all the same); with --json the one document is then the error, naming each " +
+    "item not claimed.",
   examples: [
     "feeshare --keypair wallet.json claims all",
     "feeshare --keypair wallet.json claims all --dry-run --min sol=1000000"

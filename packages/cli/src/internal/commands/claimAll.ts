@@ -134,8 +134,9 @@ export const all = (
     const output = Output.result(json, human)
     const problems = result.items.filter((item) => item.state === "refused" || item.state === "failed")
     if (problems.length === 0) return output
-    // the table first, then the exit code of the worst problem
-    yield* Console.log(g.json ? Output.json(output.json) : output.human.join("\n"))
+    // the table first (with --json, the error document is the one document: it names every item not claimed),
+    // then the exit code of the worst problem
+    if (!g.json) yield* Console.log(output.human.join("\n"))
     const message = `${problems.length} item(s) not claimed: ${
       problems.map((item) => `${item.kind} ${item.subject}: ${item.error}`).join("; ")
     }`
