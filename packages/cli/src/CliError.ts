@@ -62,3 +62,27 @@ export class ClusterSecret extends Schema.TaggedError<ClusterSecret>()("ClusterS
   operation: Schema.String,
   message: Schema.String
 }) {}
+
+/**
+ * `claims all` ended with items refused before signing (nothing of those items was signed);
+ * the others were claimed. The printed table names each refusal.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ClaimsRefused extends Schema.TaggedError<ClaimsRefused>()("ClaimsRefused", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * `claims all` ended with items that failed (the service or the chain); the others were
+ * claimed. The printed table names each failure.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ClaimsFailed extends Schema.TaggedError<ClaimsFailed>()("ClaimsFailed", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}

@@ -9,7 +9,15 @@
  */
 import * as Failures from "@feeshare/solana/Failures"
 import { WalletUnavailable } from "@feeshare/solana/WalletSource"
-import { ClusterSecret, InvalidKnobs, MissingApiKey, MissingKeypair, WeakToken } from "./CliError.js"
+import {
+  ClaimsFailed,
+  ClaimsRefused,
+  ClusterSecret,
+  InvalidKnobs,
+  MissingApiKey,
+  MissingKeypair,
+  WeakToken
+} from "./CliError.js"
 import { CredentialsError } from "./Credentials.js"
 import * as Codes from "./internal/codes.js"
 
@@ -101,14 +109,14 @@ export const classes: ReadonlyArray<Class> = [
     code: 8,
     name: "refused-to-sign",
     meaning: "a transaction failed verification before signing; nothing was signed or sent",
-    tags: Failures.tagsOf("unverified"),
+    tags: [...Failures.tagsOf("unverified"), ClaimsRefused._tag],
     advice: "do not sign it; the transaction is not what the service said it is"
   },
   {
     code: 9,
     name: "chain",
     meaning: "a transaction failed on chain, failed its simulation, expired, or the plan could not complete",
-    tags: Failures.tagsOf("chain"),
+    tags: [...Failures.tagsOf("chain"), ClaimsFailed._tag],
     advice: "run the command again: landed stages are never resent and a fresh plan is built"
   },
   {

@@ -224,7 +224,7 @@ describe("the client is derived from the Api", () => {
             typeof Reflect.get(holder, endpoint.name) === "function"
         })
       )
-      assert.strictEqual(methods.length, 24)
+      assert.strictEqual(methods.length, 28)
       assert.isTrue(methods.every((found) => found))
     }))
 })

@@ -6,6 +6,7 @@ import type {
   Analytics,
   ClaimEvents,
   Claims,
+  ClaimTransactions,
   Evm,
   FeeShare,
   Identity,
@@ -112,6 +113,30 @@ export const updateConfigRequest: FeeShare.UpdateConfigRequest = {
   claimersArray: [wallet, otherWallet, key(16)],
   payer: wallet
 }
+
+export const vaultClaim: ClaimTransactions.VaultClaim = {
+  transaction: base58Transaction,
+  claimable: vaults.vaults[0]!
+}
+
+export const deployerPositions: ClaimTransactions.DeployerPositions = {
+  wallet,
+  quoteMint,
+  vault: key(16),
+  vaultBalance: 12_000n,
+  residual: 5n,
+  tokens: [{ tokenMint, dbcPending: 0n, dammPending: 3_000n }]
+}
+
+export const deployerBatch: ClaimTransactions.DeployerClaimBatch = {
+  transactions: [{ blockhash: { blockhash, lastValidBlockHeight: 1_000 }, transaction: base58Transaction }],
+  deferredClaims: [],
+  remainingTokenMints: []
+}
+
+export const v3Claim: ClaimTransactions.V3ClaimTransactions = [
+  { tx: base58Transaction, blockhash: { blockhash, lastValidBlockHeight: 1_000 } }
+]
 
 export const transactionEntries: FeeShare.TransactionEntries = {
   transactions: [

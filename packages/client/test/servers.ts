@@ -62,7 +62,14 @@ export const apiServer = (received: Array<Received>, options: ApiServerOptions =
     handlers
       .handle("createPlan", ({ payload }) => record("claims", "createPlan", payload).pipe(Effect.as(F.plan)))
       .handle("positions", ({ urlParams }) => record("claims", "positions", urlParams).pipe(Effect.as(F.positions)))
-      .handle("vaults", ({ urlParams }) => record("claims", "vaults", urlParams).pipe(Effect.as(F.vaults))))
+      .handle("vaults", ({ urlParams }) => record("claims", "vaults", urlParams).pipe(Effect.as(F.vaults)))
+      .handle("claimVault", ({ payload }) => record("claims", "claimVault", payload).pipe(Effect.as(F.vaultClaim)))
+      .handle("deployerPositions", ({ urlParams }) =>
+        record("claims", "deployerPositions", urlParams).pipe(Effect.as(F.deployerPositions)))
+      .handle("deployerClaim", ({ payload }) =>
+        record("claims", "deployerClaim", payload).pipe(Effect.as(F.deployerBatch)))
+      .handle("claimV3", ({ payload }) =>
+        record("claims", "claimV3", payload).pipe(Effect.as(F.v3Claim))))
   const FeeShare = HttpApiBuilder.group(Api.Api, "feeShare", (handlers) =>
     handlers
       .handle("createConfig", ({ payload }) =>

@@ -20,6 +20,7 @@ import * as AgentAuth from "./AgentAuth.js"
 import * as Analytics from "./Analytics.js"
 import * as ClaimEvents from "./ClaimEvents.js"
 import * as Claims from "./Claims.js"
+import * as ClaimTransactions from "./ClaimTransactions.js"
 import { Success } from "./Envelope.js"
 import * as Evm from "./Evm.js"
 import * as FeeShare from "./FeeShare.js"
@@ -107,6 +108,36 @@ export const ClaimsGroup = HttpApiGroup.make("claims")
       .setUrlParams(Claims.WalletQuery)
       .addSuccess(Success(Claims.VaultClaimables))
       .annotate(OpenApi.Summary, "Partner/deployer aggregate vault balances of a wallet")
+  )
+  .add(
+    HttpApiEndpoint.post("claimVault", "/token-launch/damm-v2/claim-vault")
+      .setPayload(ClaimTransactions.VaultClaimRequest)
+      .addSuccess(Success(ClaimTransactions.VaultClaim))
+      .annotate(
+        OpenApi.Summary,
+        "Sweep a partner/deployer aggregate vault into the wallet (gas-sponsored; 400 Nothing to claim)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("deployerPositions", "/fee-share/deployer/claimable-positions")
+      .setUrlParams(Claims.WalletQuery)
+      .addSuccess(Success(ClaimTransactions.DeployerPositions))
+      .annotate(OpenApi.Summary, "A deployer's pending balances per token and its vault")
+  )
+  .add(
+    HttpApiEndpoint.post("deployerClaim", "/fee-share/deployer/claim-txs")
+      .setPayload(ClaimTransactions.DeployerClaimRequest)
+      .addSuccess(Success(ClaimTransactions.DeployerClaimBatch))
+      .annotate(
+        OpenApi.Summary,
+        "A deployer's claim transactions (gas-sponsored, confirm in order; ask again while tokens remain)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("claimV3", "/token-launch/claim-txs/v3")
+      .setPayload(ClaimTransactions.V3ClaimRequest)
+      .addSuccess(Success(ClaimTransactions.V3ClaimTransactions))
+      .annotate(OpenApi.Summary, "Claim transactions of a SOL-quoted position (the wallet pays; send in order)")
   )
   .middleware(ApiKey)
   .prefix(basePath)
@@ -337,7 +368,7 @@ export const SystemGroup = HttpApiGroup.make("system")
   )
 
 /**
- * The whole service: 22 operations under `{base_url}` and `ping` under `{root_url}`.
+ * The whole service: 26 operations under `{base_url}` and `ping` under `{root_url}`.
  *
  * @since 0.1.0
  * @category api

@@ -21,6 +21,8 @@ export * as ClaimEvents from "./ClaimEvents.js"
 /** @since 0.1.0 */
 export * as Claims from "./Claims.js"
 /** @since 0.1.0 */
+export * as ClaimTransactions from "./ClaimTransactions.js"
+/** @since 0.1.0 */
 export * as Envelope from "./Envelope.js"
 /** @since 0.1.0 */
 export * as EvmAddress from "./EvmAddress.js"

@@ -11,14 +11,14 @@ describe("docs/openapi.json", () => {
     assert.isTrue(committed === render(), "docs/openapi.json is stale: run `npm run openapi` and commit the result")
   })
 
-  it("lists all 24 operations, with the API key on all but agent auth and ping", () => {
+  it("lists all 28 operations, with the API key on all but agent auth and ping", () => {
     const spec: { paths: Record<string, Record<string, { operationId: string; security: ReadonlyArray<unknown> }>> } =
       JSON.parse(readFileSync(outputPath, "utf8"))
     const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
       Object.entries(item).filter(([method]) => methods.has(method)).map(([method, op]) => ({ path, method, ...op }))
     )
-    assert.strictEqual(operations.length, 24)
-    assert.strictEqual(new Set(operations.map((op) => op.operationId)).size, 24)
+    assert.strictEqual(operations.length, 28)
+    assert.strictEqual(new Set(operations.map((op) => op.operationId)).size, 28)
     const open = operations.filter((op) => op.security.length === 0).map((op) => op.operationId).sort()
     assert.deepStrictEqual(open, ["agentAuth.callback", "agentAuth.init", "system.ping"])
     assert.isTrue(operations.every((op) => op.path === "/ping" || op.path.startsWith("/api/v1/")))

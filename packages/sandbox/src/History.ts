@@ -120,7 +120,7 @@ export const layer: Layer.Layer<History, never, Ledger> = Layer.effect(History, 
 
 /**
  * The market, with the transactions it hands out (launches, swaps, fee-share updates, partner
- * claims) remembered by the history, so that they are named when they land.
+ * claims, vault sweeps, v3 claims) remembered by the history, so that they are named when they land.
  *
  * @since 0.1.0
  * @category layers
@@ -164,7 +164,34 @@ export const tracked = <E, R>(market: Layer.Layer<Market, E, R>): Layer.Layer<Ma
           }),
         updateConfig: (request) =>
           Effect.map(inner.updateConfig(request), entries("update-config")),
-        partnerClaim: (wallet) => Effect.map(inner.partnerClaim(wallet), entries("partner-claim"))
+        partnerClaim: (wallet) => Effect.map(inner.partnerClaim(wallet), entries("partner-claim")),
+        claimVault: (request, hostile) =>
+          Effect.tap(inner.claimVault(request, hostile), (answer) =>
+            history.served(
+              "vault-sweep",
+              `${request.kind} vault of ${abbreviated(request.wallet)}: ${answer.claimable.claimableAmount} raw ${
+                abbreviated(request.quoteMint)
+              }`,
+              new Uint8Array(base58.encode(answer.transaction))
+            )),
+        deployerClaim: (request, hostile) =>
+          Effect.map(inner.deployerClaim(request, hostile), (batch) => {
+            for (const entry of batch.transactions) {
+              history.served(
+                "vault-sweep",
+                `deployer vault of ${abbreviated(request.wallet)}`,
+                new Uint8Array(base58.encode(entry.transaction))
+              )
+            }
+            return batch
+          }),
+        claimV3: (request) =>
+          Effect.map(inner.claimV3(request), (answer) => {
+            for (const entry of answer) {
+              history.served("claim-v3", request.tokenMint, new Uint8Array(base58.encode(entry.tx)))
+            }
+            return answer
+          })
       }
       return service
     })

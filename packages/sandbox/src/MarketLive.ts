@@ -42,6 +42,7 @@ import * as AnalyticsArea from "./internal/model/market/analytics.js"
 import * as ClaimPlans from "./internal/model/market/claimPlans.js"
 import * as ClaimsArea from "./internal/model/market/claims.js"
 import * as Constants from "./internal/model/market/constants.js"
+import * as DirectClaims from "./internal/model/market/directClaims.js"
 import * as FeeSharing from "./internal/model/market/feeSharing.js"
 import * as Handles from "./internal/model/market/handles.js"
 import * as LaunchArea from "./internal/model/market/launch.js"
@@ -97,13 +98,19 @@ export const make = (options: Pick<Options, "seed">) =>
     const handles = yield* Handles.make(market)
     const { adminList, createConfig, partnerClaim, updateConfig } = FeeSharing.make(market)
     const { positions, vaults } = ClaimsArea.make(market)
-    const { createPlan } = ClaimPlans.make(market, Payouts.make(market))
+    const payouts = Payouts.make(market)
+    const { createPlan } = ClaimPlans.make(market, payouts)
+    const { claimV3, claimVault, deployerClaim, deployerPositions } = DirectClaims.make(market, payouts)
     const { claimEvents, claimStats, lifetimeFees, pools } = AnalyticsArea.make(market)
     const setup = yield* Setup.make(market)
     const service: Market.Service = {
       createPlan,
       positions,
       vaults,
+      claimVault,
+      deployerPositions,
+      deployerClaim,
+      claimV3,
       createConfig,
       updateConfig,
       partnerClaim,

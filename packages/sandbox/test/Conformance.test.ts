@@ -114,6 +114,58 @@ const table: ReadonlyArray<Row> = [
     ]
   },
   {
+    group: "claims",
+    name: "claimVault",
+    source: reference(200, 400, 401, 500),
+    cases: (f) => {
+      const ok = { body: { kind: "partner", wallet: f.partner.address, quoteMint: NATIVE_MINT } }
+      return [
+        { status: 200, call: ok },
+        // nothing to claim
+        { status: 400, call: { body: { kind: "partner", wallet: f.stranger, quoteMint: NATIVE_MINT } } },
+        { status: 400, call: { body: { wallet: f.partner.address, quoteMint: NATIVE_MINT } } },
+        noKey(ok)
+      ]
+    }
+  },
+  {
+    group: "claims",
+    name: "deployerPositions",
+    source: sandboxEmits(200, 400, 401, 500),
+    cases: (f) => [
+      { status: 200, call: { query: { wallet: f.creator.address } } },
+      { status: 400, call: { query: { wallet: "not-a-key" } } },
+      noKey({ query: { wallet: f.creator.address } })
+    ]
+  },
+  {
+    group: "claims",
+    name: "deployerClaim",
+    source: sandboxEmits(200, 400, 401, 500),
+    cases: (f) => [
+      // nothing to claim
+      { status: 400, call: { body: { wallet: f.stranger } } },
+      { status: 400, call: { body: { wallet: f.creator.address, maxTransactions: 0 } } },
+      noKey({ body: { wallet: f.creator.address } })
+    ]
+  },
+  {
+    group: "claims",
+    name: "claimV3",
+    source: reference(200, 400, 401, 500),
+    cases: (f) => {
+      const ok = { body: { feeClaimer: f.claimer.address, tokenMint: f.mint } }
+      return [
+        { status: 200, call: ok },
+        // nothing to claim; an unknown token; a missing field
+        { status: 400, call: { body: { feeClaimer: f.stranger, tokenMint: f.mint } } },
+        { status: 400, call: { body: { feeClaimer: f.claimer.address, tokenMint: f.stranger } } },
+        { status: 400, call: { body: { feeClaimer: f.claimer.address } } },
+        noKey(ok)
+      ]
+    }
+  },
+  {
     group: "feeShare",
     name: "createConfig",
     source: reference(200, 400, 401, 500),

@@ -388,6 +388,32 @@ export class SizeMismatch extends facade(Refusal.SizeMismatch) {
   }
 }
 
+/**
+ * A gas-sponsored claim pays its proceeds somewhere other than the wallet's own token account
+ * for the quote mint. Nothing was signed.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class DestinationMismatch extends facade(Refusal.DestinationMismatch) {
+  static {
+    register(this)
+  }
+}
+
+/**
+ * An instruction of a gas-sponsored claim takes the wallet's signature for more than
+ * authorizing it: it could move funds out of the wallet. Nothing was signed.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class WalletOutflow extends facade(Refusal.WalletOutflow) {
+  static {
+    register(this)
+  }
+}
+
 // --- the ledger ---
 
 /**

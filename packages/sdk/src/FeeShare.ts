@@ -20,10 +20,11 @@ import type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import type * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as ClaimAll from "@feeshare/solana/ClaimAll"
 import * as Flows from "@feeshare/solana/Flows"
-import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
+import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import type * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
@@ -35,6 +36,7 @@ import * as Logging from "./internal/logging.js"
 import type {
   ApiResponse,
   CallOptions,
+  ClaimAllOptions,
   ExecutePlanOptions,
   FeeShareOptions,
   Group,
@@ -246,11 +248,19 @@ export class FeeShare implements AsyncDisposable {
     return this.#run(Effect.provide(flow(flowOptions), this.#onChain(operation)), options)
   }
 
-  /** Claim plans, claimable positions, partner/deployer vaults. */
+  /**
+   * Claim plans, claimable positions, partner/deployer vaults; the vault sweep, the deployer's
+   * positions and claim batches, and the v3 claim (transactions to verify and sign: see
+   * `claimAll`).
+   */
   readonly claims: Group<"claims"> = {
     createPlan: (input, options) => this.#call((client) => client.claims.createPlan(input), options),
     positions: (input, options) => this.#call((client) => client.claims.positions(input), options),
-    vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options)
+    vaults: (input, options) => this.#call((client) => client.claims.vaults(input), options),
+    claimVault: (input, options) => this.#call((client) => client.claims.claimVault(input), options),
+    deployerPositions: (input, options) => this.#call((client) => client.claims.deployerPositions(input), options),
+    deployerClaim: (input, options) => this.#call((client) => client.claims.deployerClaim(input), options),
+    claimV3: (input, options) => this.#call((client) => client.claims.claimV3(input), options)
   }
 
   /** Fee-share config creation and updates, partner claims, the admin list. */
@@ -447,6 +457,31 @@ export class FeeShare implements AsyncDisposable {
         Effect.provide(LedgerReads.layerRpc(rpcUrl))
       )
     return this.#run(Effect.provide(measured, this.#onChain("executePlan")), options)
+  }
+
+  /**
+   * Claims everything the signer's wallet is owed in one run: every claimable position (the
+   * v3 claim for SOL-quoted ones, a claim plan otherwise), the deployer's positions (claim
+   * batches until no token remains) and every partner/deployer vault (the gas-sponsored
+   * sweep). Every transaction is verified before it is signed; an item that fails a check is
+   * not signed (its row says `refused` and why) and the others go on. With `dryRun`, every
+   * transaction is verified and nothing is signed. Resolves with a row per item and a total
+   * per payout asset (`nothingToClaim` when there was nothing).
+   */
+  claimAll(options: ClaimAllOptions = {}): Promise<ClaimAll.Result> {
+    const { min, onItem } = options
+    const program = Effect.flatMap(FeeShareClient, (client) =>
+      ClaimAll.run(client.claims, {
+        dryRun: options.dryRun,
+        min: min === undefined ? undefined : new Map(Object.entries(min)),
+        maxDeployerRounds: options.maxDeployerRounds,
+        deployerBatchSize: options.deployerBatchSize,
+        sponsor: options.sponsor,
+        onItem: onItem === undefined ? undefined : (item, index) => Effect.sync(() => onItem(item, index)),
+        commitment: options.commitment ?? this.#commitment,
+        rebroadcastInterval: options.rebroadcastInterval
+      }))
+    return this.#run(Effect.provide(program, this.#onChain("claimAll")), options)
   }
 
   /**

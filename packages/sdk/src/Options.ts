@@ -11,6 +11,7 @@ import type * as LaunchTokenDomain from "@feeshare/domain/LaunchToken"
 import type * as Trade from "@feeshare/domain/Trade"
 import type * as Chain from "@feeshare/solana/Chain"
 import type * as ChainRpc from "@feeshare/solana/ChainRpc"
+import type * as ClaimAll from "@feeshare/solana/ClaimAll"
 import type * as Flows from "@feeshare/solana/Flows"
 import type * as LaunchToken from "@feeshare/solana/LaunchToken"
 import type * as PlanExecutor from "@feeshare/solana/PlanExecutor"
@@ -140,6 +141,25 @@ export interface ExecutePlanOptions extends
  */
 export interface PlanExecution extends PlanExecutor.Result {
   readonly paid: bigint | undefined
+}
+
+/**
+ * Options of `claimAll`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaimAllOptions
+  extends
+    CallOptions,
+    Pick<ClaimAll.Options, "commitment" | "rebroadcastInterval" | "maxDeployerRounds" | "deployerBatchSize" | "sponsor">
+{
+  /** Verify every transaction, sign nothing. */
+  readonly dryRun?: boolean | undefined
+  /** The smallest amount claimed per asset, mint → raw amount; smaller items are skipped. */
+  readonly min?: Readonly<Record<string, bigint>> | undefined
+  /** Called with every item when it is listed and whenever it changes. */
+  readonly onItem?: ((item: ClaimAll.Item, index: number) => void) | undefined
 }
 
 /**

@@ -86,6 +86,26 @@ export type Pong = typeof PongSchema.Type
 export type { RateLimitInfo } from "@feeshare/domain/RateLimit"
 /** @since 0.1.0 @category chain */
 export type { Commitment, Landed } from "@feeshare/solana/Chain"
+/** @since 0.1.0 @category claims */
+export type {
+  DeployerClaimBatch,
+  DeployerClaimRequest,
+  DeployerPositions,
+  DeployerToken,
+  V3ClaimRequest,
+  V3ClaimTransaction,
+  V3ClaimTransactions,
+  VaultClaim,
+  VaultClaimRequest
+} from "@feeshare/domain/ClaimTransactions"
+/** @since 0.1.0 @category claims */
+export type {
+  Item as ClaimAllItem,
+  ItemKind as ClaimAllItemKind,
+  ItemState as ClaimAllItemState,
+  Result as ClaimAllResult,
+  Total as ClaimAllTotal
+} from "@feeshare/solana/ClaimAll"
 /** @since 0.1.0 @category chain */
 export type { Event as PlanEvent, LandedStage, Result as PlanResult } from "@feeshare/solana/PlanExecutor"
 /** @since 0.1.0 @category signers */

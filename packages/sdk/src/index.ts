@@ -19,6 +19,7 @@ export { FeeShare } from "./FeeShare.js"
 export type {
   ApiResponse,
   CallOptions,
+  ClaimAllOptions,
   ExecutePlanOptions,
   FeeShareOptions,
   Group,

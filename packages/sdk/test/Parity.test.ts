@@ -99,6 +99,29 @@ const cases: ReadonlyArray<Case> = [
     effect: () => sandbox.effect((c) => c.claims.vaults({ wallet: partner.address }))
   },
   {
+    operation: "claims.claimVault",
+    facade: () => feeshare.claims.claimVault({ kind: "partner", wallet: partner.address, quoteMint: NATIVE_MINT }),
+    effect: () =>
+      sandbox.effect((c) => c.claims.claimVault({ kind: "partner", wallet: partner.address, quoteMint: NATIVE_MINT }))
+  },
+  {
+    operation: "claims.deployerPositions",
+    facade: () => feeshare.claims.deployerPositions({ wallet: creator.address }),
+    effect: () => sandbox.effect((c) => c.claims.deployerPositions({ wallet: creator.address }))
+  },
+  {
+    operation: "claims.deployerClaim",
+    // the token is on its curve: nothing is owed to the deployer, and both say so alike
+    facade: () => feeshare.claims.deployerClaim({ wallet: creator.address }).catch(failureOf),
+    effect: () =>
+      sandbox.effect((c) => Effect.flip(c.claims.deployerClaim({ wallet: creator.address }))).then(failureOf)
+  },
+  {
+    operation: "claims.claimV3",
+    facade: () => feeshare.claims.claimV3({ feeClaimer: claimer.address, tokenMint: mint }),
+    effect: () => sandbox.effect((c) => c.claims.claimV3({ feeClaimer: claimer.address, tokenMint: mint }))
+  },
+  {
     operation: "feeShare.createConfig",
     facade: () =>
       feeshare.feeShare.createConfig({
@@ -258,6 +281,13 @@ const cases: ReadonlyArray<Case> = [
     effect: () => sandbox.effect((c) => c.ping())
   }
 ]
+
+/** A rejection's tag, status and message (the facade's error and the Effect failure alike). */
+const failureOf = (error: unknown) => ({
+  tag: Reflect.get(Object(error), "_tag"),
+  status: Reflect.get(Object(error), "status"),
+  message: Reflect.get(Object(error), "message")
+})
 
 const tokenInfoInput = {
   name: "Parity",

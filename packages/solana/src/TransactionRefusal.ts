@@ -1,6 +1,6 @@
 /**
  * The refusals of wire-transaction verification: each names the check that failed and the
- * transaction (a plan stage id, `launch`, `swap`, or `entry <n>`).
+ * transaction (a plan stage id, `launch`, `swap`, `entry <n>`, or a claim's label).
  *
  * @since 0.1.0
  */
@@ -152,6 +152,33 @@ export class BudgetMismatch extends Schema.TaggedError<BudgetMismatch>()("Budget
 export class SizeMismatch extends Schema.TaggedError<SizeMismatch>()("SizeMismatch", fields) {}
 
 /**
+ * A gas-sponsored claim pays its proceeds somewhere other than the wallet's own token account
+ * for the quote mint, or does not write that account at all.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class DestinationMismatch extends Schema.TaggedError<DestinationMismatch>()("DestinationMismatch", {
+  ...fields,
+  /** The account the proceeds go to ("" when the wallet's account is not written at all). */
+  destination: Schema.String
+}) {}
+
+/**
+ * An instruction of a gas-sponsored claim takes the wallet's signature for something other
+ * than authorizing the claim (a memo): it could move funds out of the wallet.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class WalletOutflow extends Schema.TaggedError<WalletOutflow>()("WalletOutflow", {
+  ...fields,
+  /** The index of the instruction in the message. */
+  instruction: Schema.Number,
+  program: Schema.String
+}) {}
+
+/**
  * Every refusal.
  *
  * @since 0.1.0
@@ -172,6 +199,8 @@ export type Refusal =
   | MissingV1Limits
   | BudgetMismatch
   | SizeMismatch
+  | DestinationMismatch
+  | WalletOutflow
 
 /**
  * @since 0.1.0
@@ -191,5 +220,7 @@ export const Refusal = Schema.Union(
   LifetimeMismatch,
   MissingV1Limits,
   BudgetMismatch,
-  SizeMismatch
+  SizeMismatch,
+  DestinationMismatch,
+  WalletOutflow
 )

@@ -27,6 +27,8 @@ export * as PlanProgress from "./PlanProgress.js"
 /** @since 0.1.0 */
 export * as Flows from "./Flows.js"
 /** @since 0.1.0 */
+export * as ClaimAll from "./ClaimAll.js"
+/** @since 0.1.0 */
 export * as Failures from "./Failures.js"
 /** @since 0.1.0 */
 export * as BundleRelay from "./BundleRelay.js"

@@ -25,6 +25,7 @@ export const print = (g: Pick<Globals, "json">, result: Output.Result) =>
 export const groups = {
   auth: () => import("./commands/auth.js"),
   claims: () => import("./commands/claims.js"),
+  claimAll: () => import("./commands/claimAll.js"),
   feeShare: () => import("./commands/feeShare.js"),
   partner: () => import("./commands/partner.js"),
   launch: () => import("./commands/launch.js"),

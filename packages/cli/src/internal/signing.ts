@@ -7,6 +7,7 @@ import type { Claims, FeeShare, LaunchToken as Inputs, Plan, Signer, Trade } fro
 import * as BundleRelay from "@feeshare/solana/BundleRelay"
 import * as Chain from "@feeshare/solana/Chain"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as ClaimAll from "@feeshare/solana/ClaimAll"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchRecordFile from "@feeshare/solana/LaunchRecordFile"
@@ -126,6 +127,20 @@ export const measurePaid = <A, E, R>(
 ) =>
   TokenAccount.measurePaid(owner, asset, effect).pipe(
     Effect.provide(LedgerReads.layerRpc(typeof run.rpcUrl === "string" ? run.rpcUrl : run.rpcUrl[0] ?? ""))
+  )
+
+/**
+ * `claims all`: everything the wallet is owed, claimed (or, with `dryRun`, verified) by
+ * `ClaimAll.run` on the run's RPC; `onItem` sees every row as it changes.
+ */
+export const claimAll = <E, R>(
+  calls: ClaimAll.Calls<E, R>,
+  signer: Signer.Signer.Service,
+  run: Run,
+  options: ClaimAll.Options
+) =>
+  ClaimAll.run(calls, { rebroadcastInterval: "1 second", ...options }).pipe(
+    Effect.provide(environment(signer, run))
   )
 
 /** A landed transaction as printed. */

@@ -165,11 +165,39 @@ const events = Command.make(
   examples: ["feeshare claims events --mint MINT --since 24h"]
 })))
 
+const all = Command.make(
+  "all",
+  {
+    dryRun,
+    min: Options.text("min").pipe(
+      Options.repeated,
+      Options.withDescription("skip items under this raw amount of an asset, MINT=RAW (repeat; sol=RAW for SOL)")
+    ),
+    maxRounds: Options.integer("max-rounds").pipe(
+      Options.withDefault(10),
+      Options.withDescription("deployer claim batches asked for at most (1 to 100)")
+    )
+  },
+  (args) => handle(groups.claimAll, (h) => h.all(args))
+).pipe(Command.withDescription(about("Claim everything the wallet of --keypair is owed", {
+  details: "Every claimable position (the v3 claim for SOL-quoted ones, a claim plan otherwise), the deployer's " +
+    "positions (claim batches until no token remains) and every partner/deployer vault (the gas-sponsored sweep). " +
+    "Each transaction is verified before it is signed; a refused item is not signed and the others go on. A row " +
+    "per item (kind, token or vault, amount, stages, state), live on a terminal, then a total per payout asset. " +
+    "With --dry-run everything is verified and nothing is signed. An item refused before signing exits 8, one that " +
+    "failed 9 (the others are claimed all the same); with --json the one document is then the error, naming each " +
+    "item not claimed.",
+  examples: [
+    "feeshare --keypair wallet.json claims all",
+    "feeshare --keypair wallet.json claims all --dry-run --min sol=1000000"
+  ]
+})))
+
 const claims = Command.make("claims").pipe(
   Command.withDescription(about("Claimable positions, vaults, claim plans, claiming and claim events", {
     examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
   })),
-  Command.withSubcommands([positions, vaults, plan, claim, events])
+  Command.withSubcommands([positions, vaults, plan, claim, all, events])
 )
 
 // ---------------------------------------------------------------------------

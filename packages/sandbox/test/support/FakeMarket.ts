@@ -105,6 +105,10 @@ export const layer = Layer.succeed(Market, {
   lookupWallet: notHere,
   lookupWallets: notHere,
   registerHandle: notHere,
+  claimVault: () => refuse(400, "Nothing to claim"),
+  deployerPositions: notHere,
+  deployerClaim: () => refuse(400, "Nothing to claim"),
+  claimV3: () => refuse(400, "Nothing to claim"),
   createPlan: (request) =>
     request.feeClaimer === keys.empty
       ? refuse(400, "Nothing to claim")

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Api, type Claims, type FeeShare } from "@feeshare/domain"
+import { Api, type Claims, type ClaimTransactions, type FeeShare } from "@feeshare/domain"
 import { BadRequest, Forbidden, NotFound, ServerError, Unauthorized } from "@feeshare/domain/FeeShareError"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Accounts } from "../model/accounts.js"
@@ -33,7 +33,11 @@ export const fromRejection = (operation: string) => (rejection: Rejection) => {
 const claims = {
   createPlan: respond(Api.ClaimsGroup, "createPlan"),
   positions: respond(Api.ClaimsGroup, "positions"),
-  vaults: respond(Api.ClaimsGroup, "vaults")
+  vaults: respond(Api.ClaimsGroup, "vaults"),
+  claimVault: respond(Api.ClaimsGroup, "claimVault"),
+  deployerPositions: respond(Api.ClaimsGroup, "deployerPositions"),
+  deployerClaim: respond(Api.ClaimsGroup, "deployerClaim"),
+  claimV3: respond(Api.ClaimsGroup, "claimV3")
 }
 const feeShare = {
   createConfig: respond(Api.FeeShareGroup, "createConfig"),
@@ -116,7 +120,40 @@ const claimsLive = (tamper: Tamper.Tamperer) =>
           claims.positions(op("claims.positions", market.positions(urlParams.wallet))))
         .handle("vaults", ({ urlParams }) =>
           claims.vaults(op("claims.vaults", market.vaults(urlParams.wallet))))
+        .handle("claimVault", ({ payload }) =>
+          claims.claimVault(op("claims.claimVault", market.claimVault(payload, sponsoredHostile(tamper, "vault")))))
+        .handle("deployerPositions", ({ urlParams }) =>
+          claims.deployerPositions(op("claims.deployerPositions", market.deployerPositions(urlParams.wallet))))
+        .handle("deployerClaim", ({ payload }) =>
+          claims.deployerClaim(
+            op("claims.deployerClaim", market.deployerClaim(payload, sponsoredHostile(tamper, "deployer")))
+          ))
+        .handle("claimV3", ({ payload }) =>
+          claims.claimV3(
+            op(
+              "claims.claimV3",
+              Effect.map(market.claimV3(payload), (answer) =>
+                servedV3(tamper, answer))
+            )
+          ))
     }))
+
+/** The hostile variant `--tamper sponsor-*` asks of the next sponsored answer of `endpoint`, if any. */
+const sponsoredHostile = (tamper: Tamper.Tamperer, endpoint: Tamper.SponsoredEndpoint) => {
+  const kind = tamper.nextSponsored(endpoint)
+  return kind === undefined ? undefined : Tamper.sponsoredVariants[kind]
+}
+
+/** The v3 claim's answer as served: its first transaction tampered when a `tx-*` kind applies. */
+const servedV3 = (tamper: Tamper.Tamperer, answer: ClaimTransactions.V3ClaimTransactions) => {
+  const kind = answer.length === 0 ? undefined : tamper.nextTransaction("v3")
+  if (kind === undefined) return answer
+  return answer.map((entry, i) => {
+    if (i > 0) return entry
+    const tampered = Tamper.applyToEntry({ transaction: entry.tx, blockhash: entry.blockhash }, kind, tamper.random)
+    return { tx: tampered.transaction, blockhash: tampered.blockhash }
+  })
+}
 
 /** Config creation's answer as served: tampered when a transaction kind of `--tamper` applies. */
 const servedConfig = (tamper: Tamper.Tamperer, answer: FeeShare.CreateConfigAnswer) => {

@@ -60,12 +60,32 @@ export const TransactionKind = Schema.Literal(
 export type TransactionKind = typeof TransactionKind.Type
 
 /**
+ * The kinds that tamper a gas-sponsored claim (the vault sweep of `claim-vault` and the first
+ * transaction of a deployer claim batch): the sandbox builds and signs the hostile variant as
+ * it builds the real one, so that only the check named by the kind can catch it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SponsoredKind = Schema.Literal(
+  "sponsor-fee-payer",
+  "sponsor-destination",
+  "sponsor-extra-transfer"
+).annotations({ identifier: "TamperSponsoredKind" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SponsoredKind = typeof SponsoredKind.Type
+
+/**
  * Every kind of tampering.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Kind = Schema.Union(PlanKind, TransactionKind).annotations({ identifier: "TamperKind" })
+export const Kind = Schema.Union(PlanKind, TransactionKind, SponsoredKind).annotations({ identifier: "TamperKind" })
 
 /**
  * @since 0.1.0
@@ -74,12 +94,20 @@ export const Kind = Schema.Union(PlanKind, TransactionKind).annotations({ identi
 export type Kind = typeof Kind.Type
 
 /**
- * The endpoints a transaction kind tampers.
+ * The endpoints a transaction kind tampers (`v3`: the v3 claim's transactions).
  *
  * @since 0.1.0
  * @category models
  */
-export type Endpoint = "config" | "launch"
+export type Endpoint = "config" | "launch" | "v3"
+
+/**
+ * The endpoints a sponsored kind tampers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SponsoredEndpoint = "vault" | "deployer"
 
 /**
  * The refusal a client gives a plan tampered in some way: a `WireTransaction.Refusal` tag,
@@ -142,8 +170,20 @@ export const kinds: { readonly [K in Kind]: { readonly does: string; readonly re
   },
   "tx-trailing-bytes": { does: "bytes appended after the transaction", refusal: "NonCanonicalTransaction" },
   "tx-wrong-blockhash": {
-    does: "the entry states a blockhash that is not the message's (config creation only)",
+    does: "the entry states a blockhash that is not the message's (config creation and the v3 claim)",
     refusal: "LifetimeMismatch"
+  },
+  "sponsor-fee-payer": {
+    does: "the wallet pays the fee of a gas-sponsored claim; the sponsor only co-signs",
+    refusal: "FeePayerMismatch"
+  },
+  "sponsor-destination": {
+    does: "the vault pays another account than the wallet's own token account for the quote mint",
+    refusal: "DestinationMismatch"
+  },
+  "sponsor-extra-transfer": {
+    does: "an extra System transfer moves lamports out of the wallet (the wallet signs it)",
+    refusal: "WalletOutflow"
   }
 }
 
@@ -154,11 +194,23 @@ export const kinds: { readonly [K in Kind]: { readonly does: string; readonly re
  * @category constants
  */
 export const endpoints: { readonly [K in TransactionKind]: ReadonlyArray<Endpoint> } = {
-  "tx-fee-payer": ["config", "launch"],
-  "tx-empty-slot": ["config", "launch"],
-  "tx-forged-signature": ["config", "launch"],
-  "tx-trailing-bytes": ["config", "launch"],
-  "tx-wrong-blockhash": ["config"]
+  "tx-fee-payer": ["config", "launch", "v3"],
+  "tx-empty-slot": ["config", "launch", "v3"],
+  "tx-forged-signature": ["config", "launch", "v3"],
+  "tx-trailing-bytes": ["config", "launch", "v3"],
+  "tx-wrong-blockhash": ["config", "v3"]
+}
+
+/**
+ * What each sponsored kind makes the sandbox build.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const sponsoredVariants: { readonly [K in SponsoredKind]: "fee-payer" | "destination" | "extra-transfer" } = {
+  "sponsor-fee-payer": "fee-payer",
+  "sponsor-destination": "destination",
+  "sponsor-extra-transfer": "extra-transfer"
 }
 
 /**
@@ -167,7 +219,11 @@ export const endpoints: { readonly [K in TransactionKind]: ReadonlyArray<Endpoin
  * @since 0.1.0
  * @category constants
  */
-export const allKinds: ReadonlyArray<Kind> = [...PlanKind.literals, ...TransactionKind.literals]
+export const allKinds: ReadonlyArray<Kind> = [
+  ...PlanKind.literals,
+  ...TransactionKind.literals,
+  ...SponsoredKind.literals
+]
 
 /**
  * The kinds that tamper claim plans.
@@ -192,6 +248,15 @@ export const transactionKinds: ReadonlyArray<TransactionKind> = TransactionKind.
  * @category guards
  */
 export const isPlanKind = (kind: Kind): kind is PlanKind => (PlanKind.literals as ReadonlyArray<string>).includes(kind)
+
+/**
+ * Whether a kind tampers gas-sponsored claims.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isSponsoredKind = (kind: Kind): kind is SponsoredKind =>
+  (SponsoredKind.literals as ReadonlyArray<string>).includes(kind)
 
 /** Rules of a `Tamper`, as the flag parser and the schema word them. */
 const rules = {
@@ -532,6 +597,8 @@ export interface Tamperer {
    * first transaction tampering of that endpoint, in order, counted like plans).
    */
   readonly nextTransaction: (endpoint: Endpoint) => TransactionKind | undefined
+  /** The sponsored kind to apply to the next answer of `endpoint`, if one applies (counted like plans). */
+  readonly nextSponsored: (endpoint: SponsoredEndpoint) => SponsoredKind | undefined
   /** The stream the transaction kinds draw from. */
   readonly random: Random
 }
@@ -570,7 +637,17 @@ export const make = (seed: string, tampers: ReadonlyArray<Tamper>): Tamperer => 
     nextTransaction: (endpoint) => {
       for (const [i, tamper] of tampers.entries()) {
         const kind = tamper.kind
-        if (isPlanKind(kind) || !endpoints[kind].includes(endpoint) || !applies(i, tamper)) continue
+        if (isPlanKind(kind) || isSponsoredKind(kind) || !endpoints[kind].includes(endpoint) || !applies(i, tamper)) {
+          continue
+        }
+        return kind
+      }
+      return undefined
+    },
+    nextSponsored: () => {
+      for (const [i, tamper] of tampers.entries()) {
+        const kind = tamper.kind
+        if (!isSponsoredKind(kind) || !applies(i, tamper)) continue
         return kind
       }
       return undefined

@@ -49,7 +49,8 @@ export interface TransactionEntry {
   readonly blockTime: number
   /**
    * `launch`, `swap`, `claim stage`, `setup`, `airdrop`, `create-config`, `fund-deployer`,
-   * `update-config`, `partner-claim`, `lookup-table` (a wallet's own), or `other`.
+   * `update-config`, `partner-claim`, `vault-sweep` (a partner's or deployer's vault, gas-sponsored),
+   * `claim-v3`, `lookup-table` (a wallet's own), or `other`.
    */
   readonly kind: string
   /** More about the kind: the stage id and plan, the memo. */

@@ -9,7 +9,7 @@ import type { Address, Instruction, KeyPairSigner } from "@solana/kit"
 import { Effect } from "effect"
 import type { Landed } from "../ledger/models.js"
 import * as Programs from "../programs.js"
-import { type Holding, reject, sum, type TokenState } from "./state.js"
+import { type Holding, recordClaim, reject, sum, type TokenState } from "./state.js"
 import type { MarketState } from "./state.js"
 
 /** What a claim plan pays out, and how: its claim stage's instructions and what landing it changes. */
@@ -18,17 +18,6 @@ export interface Payout {
   readonly instructions: ReadonlyArray<Instruction>
   readonly signers: ReadonlyArray<KeyPairSigner>
   readonly apply: (landed: Landed) => void
-}
-
-/** Records a landed claim of `amount` by `wallet` among the token's claim events. */
-const recordClaim = (state: TokenState, wallet: string, amount: bigint, landed: Landed) => {
-  state.claimEvents.push({
-    wallet,
-    isCreator: state.creator === wallet,
-    amount,
-    signature: landed.signature,
-    blockTime: landed.blockTime
-  })
 }
 
 /** The payouts over the market's state. */

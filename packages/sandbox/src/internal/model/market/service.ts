@@ -8,6 +8,7 @@ import type {
   BundleRelay,
   ClaimEvents,
   Claims,
+  ClaimTransactions,
   FeeShare,
   Launch,
   Plan,
@@ -279,6 +280,15 @@ export interface MediaUrls {
 }
 
 /**
+ * A hostile variant of a gas-sponsored transaction (`--tamper sponsor-*`): the wallet pays
+ * the fee, the payout goes elsewhere, or an extra transfer moves lamports out of the wallet.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SponsoredHostile = "fee-payer" | "destination" | "extra-transfer"
+
+/**
  * @since 0.1.0
  * @category tags
  */
@@ -296,6 +306,25 @@ export declare namespace Market {
     readonly createPlan: (request: Claims.ClaimPlanRequest) => Effect.Effect<Plan.TransactionPlan, Rejection>
     readonly positions: (wallet: PublicKey) => Effect.Effect<ReadonlyArray<Claims.ClaimablePosition>, Rejection>
     readonly vaults: (wallet: PublicKey) => Effect.Effect<typeof Claims.VaultClaimables.Type, Rejection>
+    /**
+     * The vault sweep: one gas-sponsored transaction paying the vault into the wallet's
+     * wrapped-SOL account; `hostile` builds one of the `--tamper sponsor-*` variants.
+     */
+    readonly claimVault: (
+      request: ClaimTransactions.VaultClaimRequest,
+      hostile?: SponsoredHostile
+    ) => Effect.Effect<ClaimTransactions.VaultClaim, Rejection>
+    /** A deployer's pending balances per token and its vault. */
+    readonly deployerPositions: (wallet: PublicKey) => Effect.Effect<ClaimTransactions.DeployerPositions, Rejection>
+    /** A deployer's gas-sponsored claim batch; `hostile` tampers its first transaction. */
+    readonly deployerClaim: (
+      request: ClaimTransactions.DeployerClaimRequest,
+      hostile?: SponsoredHostile
+    ) => Effect.Effect<ClaimTransactions.DeployerClaimBatch, Rejection>
+    /** The v3 claim of a position: the wallet's own transaction. */
+    readonly claimV3: (
+      request: ClaimTransactions.V3ClaimRequest
+    ) => Effect.Effect<ClaimTransactions.V3ClaimTransactions, Rejection>
     /**
      * Config creation: the config account and the deployer's funding, as two transactions in
      * order or, above 7 claimers, one bundle; `needsCreation: false` once it landed.

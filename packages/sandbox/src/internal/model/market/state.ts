@@ -149,6 +149,17 @@ export interface Pending {
   readonly apply: (landed: Landed) => void
 }
 
+/** Records a landed claim of `amount` by `wallet` among the token's claim events. */
+export const recordClaim = (state: TokenState, wallet: string, amount: bigint, landed: Landed) => {
+  state.claimEvents.push({
+    wallet,
+    isCreator: state.creator === wallet,
+    amount,
+    signature: landed.signature,
+    blockTime: landed.blockTime
+  })
+}
+
 export const reject = (status: 400 | 403 | 404 | 500, message: string) => new Rejection({ status, message })
 
 export const sum = (values: Iterable<bigint>): bigint => {
