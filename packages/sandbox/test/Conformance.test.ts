@@ -397,6 +397,19 @@ const table: ReadonlyArray<Row> = [
   },
   {
     group: "analytics",
+    name: "claimEvents",
+    source: reference(200, 400, 401, 500),
+    cases: (f) => [
+      { status: 200, call: { query: { tokenMint: f.mint } } },
+      { status: 200, call: { query: { tokenMint: f.mint, mode: "time", from: "0", to: "4102444800" } } },
+      { status: 400, call: { query: { tokenMint: f.stranger } } },
+      { status: 400, call: { query: { tokenMint: f.mint, limit: "0" } } },
+      { status: 400, call: { query: { tokenMint: f.mint, mode: "time", from: "10" } } },
+      noKey({ query: { tokenMint: f.mint } })
+    ]
+  },
+  {
+    group: "analytics",
     name: "pools",
     source: sandboxEmits(200, 400, 401, 500),
     cases: () => [

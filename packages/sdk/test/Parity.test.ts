@@ -242,6 +242,19 @@ const cases: ReadonlyArray<Case> = [
     effect: () => sandbox.effect((c) => c.analytics.claimStats({ tokenMint: mint }))
   },
   {
+    operation: "analytics.claimEvents",
+    facade: async () => [
+      await feeshare.analytics.claimEvents({ tokenMint: mint, limit: 5 }),
+      await feeshare.analytics.claimEvents({ tokenMint: mint, mode: "time", from: 0, to: 4_102_444_800 })
+    ],
+    effect: async () => [
+      await sandbox.effect((c) => c.analytics.claimEvents({ tokenMint: mint, limit: 5 })),
+      await sandbox.effect((c) =>
+        c.analytics.claimEvents({ tokenMint: mint, mode: "time", from: 0, to: 4_102_444_800 })
+      )
+    ]
+  },
+  {
     operation: "analytics.pools",
     facade: async () => [await feeshare.analytics.pools(), await feeshare.analytics.pools({ onlyMigrated: true })],
     effect: async () => [

@@ -118,7 +118,7 @@ describe("feeshare on a terminal (tmux)", () => {
     expect(pane).toMatch(/^\s+\d+\.\d s elapsed; complete: \d+ stage\(s\) landed, \d+ rebuild\(s\)$/m)
     // nothing of the one-line-per-event form
     expect(pane).not.toMatch(/ submitted /)
-    expect(pane).toMatch(/Claimed: \d+ stage\(s\) landed\./)
+    expect(pane).toMatch(/Claimed: \d+ stage\(s\) landed; paid \d+/)
 
     // the same command on a pipe: one line per event (the table is for terminals only)
     const piped = await feeshare([

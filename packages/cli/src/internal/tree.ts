@@ -194,7 +194,7 @@ const all = Command.make(
 })))
 
 const claims = Command.make("claims").pipe(
-  Command.withDescription(about("Claimable positions, vaults, claim plans, claiming and claim events", {
+  Command.withDescription(about("Claimable positions and vaults, claim plans, claims, claim events", {
     examples: ["feeshare --keypair wallet.json claims claim --mint MINT"]
   })),
   Command.withSubcommands([positions, vaults, plan, claim, all, events])
