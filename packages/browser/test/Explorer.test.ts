@@ -106,7 +106,7 @@ describe("Sandbox explorer", () => {
         )
       }))
 
-    it.scoped("tokens: status, reserves, lifetime fees, the fee share and claimed vs claimable as charts, vaults", () =>
+    it.scoped("tokens: status, reserves, lifetime fees, the fee share and claimed vs claimable as charts, claim events, vaults", () =>
       Effect.gen(function*() {
         const done = yield* flow
         const page = yield* open("tokens")
@@ -122,6 +122,9 @@ describe("Sandbox explorer", () => {
           yield* text(page, `${card} .claims-chart g[data-claimer="${done.claimer.address}"]`),
           /(?!0\.0000 )[\d,]+\.\d{4} SOL \/ 0\.0000 SOL/
         )
+        // the claim, among the token's claim events: one row, the claimer's
+        assert.strictEqual(yield* count(page, `#claim-events-${done.mint} tbody tr`), 1)
+        assert.include(yield* text(page, `#claim-events-${done.mint}`), done.claimer.address.slice(0, 6))
         assert.isAbove(yield* count(page, "#deployer-vaults tbody tr"), 0)
         yield* finish(page, "tokens")
       }))

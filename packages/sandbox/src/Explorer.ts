@@ -100,6 +100,17 @@ export const MarketView = Schema.Struct({
     shares: Schema.optionalWith(
       Schema.Array(Schema.Struct({ wallet: Schema.String, unclaimed: Amount, claimed: Amount })),
       { default: () => [] }
+    ),
+    // the latest landed claims, newest first (block time in unix seconds)
+    claimEvents: Schema.optionalWith(
+      Schema.Array(Schema.Struct({
+        wallet: Schema.String,
+        isCreator: Schema.Boolean,
+        amount: Amount,
+        signature: Schema.String,
+        blockTime: Schema.Number
+      })),
+      { default: () => [] }
     )
   })),
   partnerVaults: Schema.optionalWith(

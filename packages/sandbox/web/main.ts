@@ -234,6 +234,19 @@ const tokens = (s: State): string => {
         ? emptyState("no fees to claim yet: trades on this token accrue them to its claimers")
         : claimsChart(t.shares)
     }
+      <h3>Claim events</h3>${
+      t.claimEvents.length === 0
+        ? emptyState("no claim yet: `feeshare claims claim` (or `claims all`) lands one")
+        : table(
+          ["time", "wallet", "amount", "transaction"],
+          t.claimEvents.map((e) =>
+            `<tr><td>${time(e.blockTime * 1000)}</td><td>${addr(e.wallet)}${
+              e.isCreator ? " <span class=\"badge\">creator</span>" : ""
+            }</td><td>${sol(e.amount)}</td><td>${addr(e.signature)}</td></tr>`
+          ),
+          `claim-events-${escape(t.mint)}`
+        )
+    }
     </div>`
   }).join("")
   return `<h2>Tokens</h2><div class="cards">${

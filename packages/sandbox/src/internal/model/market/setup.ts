@@ -29,6 +29,9 @@ import type {
 import { type Holding, type Quote, reject, type TokenState, wrappedSol } from "./state.js"
 import type { MarketState } from "./state.js"
 
+/** How many of a token's latest claims the state snapshot carries. */
+const claimEventsShown = 20
+
 /** The operations of this area over the market's state. */
 export const make = (market: MarketState) =>
   Effect.gen(function*() {
@@ -334,6 +337,14 @@ export const make = (market: MarketState) =>
             wallet,
             unclaimed: (s.dbc + s.damm).toString(),
             claimed: s.claimed.toString()
+          })),
+          // the latest claims, newest first (the claim-events operation has them all)
+          claimEvents: t.claimEvents.slice(-claimEventsShown).reverse().map((e) => ({
+            wallet: e.wallet,
+            isCreator: e.isCreator,
+            amount: e.amount.toString(),
+            signature: e.signature,
+            blockTime: e.blockTime
           }))
         })),
         partnerVaults: [...partnerVaults].map(([partner, v]) => ({
