@@ -101,16 +101,15 @@ export const MarketView = Schema.Struct({
       Schema.Array(Schema.Struct({ wallet: Schema.String, unclaimed: Amount, claimed: Amount })),
       { default: () => [] }
     ),
-    // the latest landed claims, newest first (block time in unix seconds)
-    claimEvents: Schema.optionalWith(
+    // the latest landed claims, newest first (block time in unix seconds); absent in older states
+    claimEvents: Schema.optional(
       Schema.Array(Schema.Struct({
         wallet: Schema.String,
         isCreator: Schema.Boolean,
         amount: Amount,
         signature: Schema.String,
         blockTime: Schema.Number
-      })),
-      { default: () => [] }
+      }))
     )
   })),
   partnerVaults: Schema.optionalWith(

@@ -235,7 +235,7 @@ const tokens = (s: State): string => {
         : claimsChart(t.shares)
     }
       <h3>Claim events</h3>${
-      t.claimEvents.length === 0
+      t.claimEvents === undefined || t.claimEvents.length === 0
         ? emptyState("no claim yet: `feeshare claims claim` (or `claims all`) lands one")
         : table(
           ["time", "wallet", "amount", "transaction"],
