@@ -12,14 +12,19 @@
 import {
   ClusterWorkflowEngine,
   Entity,
+  MessageStorage,
   RunnerAddress,
+  type RunnerStorage,
   ShardingConfig,
   Singleton,
+  Snowflake,
   SqlMessageStorage,
   SqlRunnerStorage
 } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { SqlClient } from "@effect/sql"
+import { MigrationError } from "@effect/sql/Migrator"
+import { SqlError } from "@effect/sql/SqlError"
 import { Clock, Context, Duration, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
 import * as ClusterAuth from "./ClusterAuth.js"
 import * as Journal from "./Journal.js"
@@ -235,12 +240,7 @@ export const layerRunner = (options: Options) =>
       entityMessagePollInterval: intervals.entityMessagePoll,
       entityReplyPollInterval: tuning.replyPollInterval
     }
-    // runners starting at once race to create the engine's tables: the losers try again
-    const storage = Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
-      Layer.provide(ShardingConfig.layer(shardingConfig)),
-      Layer.retry(firstStartSchedule),
-      Layer.orDie
-    )
+    const storage = layerStorage.pipe(Layer.provide(ShardingConfig.layer(shardingConfig)))
     return Layer.mergeAll(ClusterWorkflowEngine.layer, Journal.layer.pipe(Layer.retry(firstStartSchedule), Layer.orDie))
       .pipe(
         Layer.provideMerge(
@@ -256,6 +256,32 @@ export const layerRunner = (options: Options) =>
         )
       )
   }))
+
+/**
+ * The cluster's storage (messages, runners and shard locks) in the runner's database. Runners
+ * starting at once race to create its tables; the losers try again. `SqlMessageStorage` runs its
+ * migrations under `orDie`, so a lost race there is a defect: that one (a `SqlError` or a
+ * `MigrationError`) is tried again like a failure, any other defect is not.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerStorage: Layer.Layer<
+  MessageStorage.MessageStorage | RunnerStorage.RunnerStorage,
+  never,
+  SqlClient.SqlClient | ShardingConfig.ShardingConfig
+> = Layer.mergeAll(
+  Layer.scoped(
+    MessageStorage.MessageStorage,
+    SqlMessageStorage.make().pipe(
+      Effect.catchSomeDefect((defect) => isStartRace(defect) ? Option.some(Effect.fail(defect)) : Option.none())
+    )
+  ).pipe(Layer.provide(Snowflake.layerGenerator)),
+  SqlRunnerStorage.layer
+).pipe(Layer.retry(firstStartSchedule), Layer.orDie)
+
+const isStartRace = (defect: unknown): defect is SqlError | MigrationError =>
+  defect instanceof SqlError || defect instanceof MigrationError
 
 /**
  * Everything a runner runs: the claim workflow, the wallet entity and the scheduler over

@@ -1,15 +1,18 @@
 /**
  * The journal's migrations: SQLite journals made by keepers from before migrations
  * (`test/fixtures`) open, migrate (once), keep every row and claim; three runners starting at
- * once against one fresh PostgreSQL database migrate it once.
+ * once against one fresh PostgreSQL database migrate it once, and create the cluster's tables
+ * without one of them dying.
  */
+import { ShardingConfig } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Logger, LogLevel, Redacted } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, Redacted } from "effect"
 import { copyFileSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Cluster from "../src/Cluster.js"
 import * as Journal from "../src/Journal.js"
 import * as Keeper from "../src/Keeper.js"
 import * as Migrations from "../src/Migrations.js"
@@ -148,6 +151,39 @@ describe("Journal migrations", () => {
           "keeper_runs",
           "keeper_stages"
         ])
+      }).pipe(Effect.scoped))
+
+    it.effect("PostgreSQL: three runners starting at once create the cluster's tables, none of them dies", () =>
+      Effect.gen(function*() {
+        const { client, server } = yield* postgres
+        // each of a round's three builds its own pool, as three processes would; a round starts
+        // on an empty database, so every round races to create the tables
+        const runner = (n: number) =>
+          Effect.scoped(Layer.build(Cluster.layerStorage)).pipe(
+            Effect.provide(ShardingConfig.layer()),
+            Effect.provide(PgClient.layer({ url: Redacted.make(server.url), applicationName: `runner ${n}` }))
+          )
+        for (let round = 0; round < 5; round++) {
+          yield* query(client, "DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+          const exits = yield* Effect.all([runner(1), runner(2), runner(3)], { concurrency: "unbounded" }).pipe(
+            Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+            Effect.exit
+          )
+          assert.isTrue(
+            Exit.isSuccess(exits),
+            `round ${round}: ${Exit.isFailure(exits) ? Cause.pretty(exits.cause) : ""}`
+          )
+          const tables = yield* query<{ name: string }>(
+            client,
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'cluster_%' ORDER BY table_name"
+          )
+          assert.deepStrictEqual(tables.map((t) => t.name), [
+            "cluster_messages",
+            "cluster_migrations",
+            "cluster_replies",
+            "cluster_runners"
+          ])
+        }
       }).pipe(Effect.scoped))
   })
 })
