@@ -6,8 +6,10 @@
 import { FetchHttpClient, HttpApiClient } from "@effect/platform"
 import { assert, describe, layer } from "@effect/vitest"
 import { PublicKey } from "@feeshare/domain"
+import { Market } from "@feeshare/sandbox/Market"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import { SandboxApi } from "@feeshare/sandbox/SandboxApi"
+import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
@@ -19,21 +21,55 @@ import { bin, document, feeshare, keygenFile, temporaryDirectory } from "./suppo
 
 const SOL = 1_000_000_000n
 const dir = temporaryDirectory("feeshare-cli-e2e-")
-const configDir = join(dir, "config")
-const creator = keygenFile(dir, "creator")
-const claimer = keygenFile(dir, "claimer")
-const creatorKey = PublicKey.fromBytes(creator.publicKey)
-const claimerKey = PublicKey.fromBytes(claimer.publicKey)
 
-/** Runs `feeshare` against the sandbox with the test's config directory. */
-const cli = (...args: ReadonlyArray<string>) =>
+let made = 0
+/** Fresh creator and claimer key files, the calling test's own. */
+const wallets = () => {
+  const n = made++
+  const creator = keygenFile(dir, `creator-${n}`)
+  const claimer = keygenFile(dir, `claimer-${n}`)
+  return {
+    creator,
+    claimer,
+    creatorKey: PublicKey.fromBytes(creator.publicKey),
+    claimerKey: PublicKey.fromBytes(claimer.publicKey)
+  }
+}
+
+/**
+ * A launched token of the calling test's own, set up in this process: its fee share gives the
+ * creator (its admin) and the claimer half each, both funded; `owed` adds a 2 SOL buy, so that
+ * both are owed fees.
+ */
+const ownToken = (owed: boolean) =>
+  Effect.gen(function*() {
+    const keys = wallets()
+    const market = yield* Market
+    for (const address of [keys.creatorKey, keys.claimerKey]) {
+      yield* market.airdrop({ address, lamports: 20n * SOL })
+    }
+    const token = yield* Seed.feeShareToken({
+      symbol: "E2E",
+      admin: keys.creatorKey,
+      claimers: [{ wallet: keys.creatorKey, bps: 5_000 }, { wallet: keys.claimerKey, bps: 5_000 }],
+      buys: owed ? [{ lamports: 2n * SOL }] : []
+    })
+    return { ...keys, token }
+  }).pipe(Effect.orDie)
+
+/** Runs `feeshare` against the sandbox with its demo API key and `configDir` (a fresh one by default). */
+const cli = (...args: ReadonlyArray<string>) => cliIn(temporaryDirectory("feeshare-cli-config-"), true, args)
+
+const cliIn = (configDir: string, demoKey: boolean, args: ReadonlyArray<string>) =>
   Effect.flatMap(
     SandboxInfo,
-    (info) => feeshare(args, { FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir })
+    (info) =>
+      feeshare(args, {
+        FEESHARE_BASE_URL: info.baseUrl,
+        FEESHARE_CONFIG_DIR: configDir,
+        ...(demoKey ? { FEESHARE_API_KEY: Redacted.value(info.demoApiKey) } : {})
+      })
   )
-
-/** The token set up for the tests: created through the sandbox-only routes, launched by the CLI. */
-const token = { mint: "", configKey: "", quoteMint: "" }
 
 /** A port nothing listens on (bound, then released). */
 const closedPort = Effect.async<number>((resume) => {
@@ -56,7 +92,10 @@ describe("feeshare (spawned)", () => {
     (it) => {
       it.effect("auth login stores the key (mode 0600) without printing it; auth me uses it", () =>
         Effect.gen(function*() {
-          const login = yield* cli("auth", "login", "--keypair", creator.path, "--key-name", "e2e")
+          const { creator, creatorKey } = wallets()
+          const configDir = temporaryDirectory("feeshare-cli-login-")
+          const withStoredKey = (...args: ReadonlyArray<string>) => cliIn(configDir, false, args)
+          const login = yield* withStoredKey("auth", "login", "--keypair", creator.path, "--key-name", "e2e")
           assert.strictEqual(login.code, 0, login.stderr)
           const file = join(configDir, "credentials.json")
           assert.strictEqual(statSync(file).mode & 0o777, 0o600)
@@ -68,7 +107,7 @@ describe("feeshare (spawned)", () => {
           assert.strictEqual(entry?.keyName, "e2e")
           assert.isFalse(login.stdout.includes(entry?.apiKey ?? "<none>"), "the key is never printed")
 
-          const me = yield* cli("--json", "auth", "me")
+          const me = yield* withStoredKey("--json", "auth", "me")
           assert.strictEqual(me.code, 0, me.stderr)
           const user = (document(me) as { user: { uuid: string; username: string } }).user
           assert.isString(user.uuid)
@@ -77,6 +116,7 @@ describe("feeshare (spawned)", () => {
       it.effect("launch co-signs the mint-signed transaction and lands it; quote --json is one document; swap lands", () =>
         Effect.gen(function*() {
           const info = yield* SandboxInfo
+          const { claimerKey, creator, creatorKey } = wallets()
           const sandbox = yield* HttpApiClient.make(SandboxApi, { baseUrl: info.rootUrl })
           for (const address of [creatorKey, claimerKey]) {
             yield* sandbox.sandbox.airdrop({ payload: { address, lamports: 20n * SOL } })
@@ -89,7 +129,6 @@ describe("feeshare (spawned)", () => {
               claimers: [{ wallet: creatorKey, bps: 5_000 }, { wallet: claimerKey, bps: 5_000 }]
             }
           })
-          Object.assign(token, created)
 
           const launch = yield* cli(
             "launch",
@@ -159,6 +198,7 @@ describe("feeshare (spawned)", () => {
       const interruptedClaim = (...extra: ReadonlyArray<string>) =>
         Effect.gen(function*() {
           const info = yield* SandboxInfo
+          const { claimer, token } = yield* ownToken(true)
           // the claim's process, once spawned (the RPC stub interrupts it)
           const claim: { child?: ReturnType<typeof spawn> } = {}
           let sent = false
@@ -197,7 +237,13 @@ describe("feeshare (spawned)", () => {
             process.execPath,
             [bin, "claims", "claim", "--mint", token.mint, "--keypair", claimer.path, "--rpc-url", rpc.url, ...extra],
             {
-              env: { ...process.env, NO_COLOR: "1", FEESHARE_BASE_URL: info.baseUrl, FEESHARE_CONFIG_DIR: configDir },
+              env: {
+                ...process.env,
+                NO_COLOR: "1",
+                FEESHARE_BASE_URL: info.baseUrl,
+                FEESHARE_API_KEY: Redacted.value(info.demoApiKey),
+                FEESHARE_CONFIG_DIR: temporaryDirectory("feeshare-cli-config-")
+              },
               stdio: ["ignore", "pipe", "pipe"]
             }
           )
@@ -243,6 +289,7 @@ describe("feeshare (spawned)", () => {
 
       it.effect("claims claim --dry-run verifies every stage and sends nothing", () =>
         Effect.gen(function*() {
+          const { claimer, claimerKey, token } = yield* ownToken(true)
           const dry = yield* cli(
             "claims",
             "claim",
@@ -293,6 +340,7 @@ describe("feeshare (spawned)", () => {
 
       it.effect("claims claim runs the plan through setup to landed, with a progress line per stage", () =>
         Effect.gen(function*() {
+          const { claimer, claimerKey, token } = yield* ownToken(true)
           const before = yield* cli("--json", "claims", "positions", "--wallet", claimerKey)
           const [position] = document(before) as Array<{ totalClaimableLamportsUserShare: number }>
           assert.isTrue((position?.totalClaimableLamportsUserShare ?? 0) > 0)
@@ -319,6 +367,7 @@ describe("feeshare (spawned)", () => {
 
       it.effect("fee-share admins and update, pools, evm: reads as JSON, the update verified, signed and landed", () =>
         Effect.gen(function*() {
+          const { claimerKey, creator, creatorKey, token } = yield* ownToken(false)
           const [admins, pools, fee, badSum] = yield* Effect.all([
             cli("--json", "fee-share", "admins", "--keypair", creator.path),
             cli("--json", "pools"),
@@ -361,6 +410,8 @@ describe("feeshare (spawned)", () => {
       it.effect("exit codes per error class, one line on stderr, one JSON document with --json", () =>
         Effect.gen(function*() {
           const info = yield* SandboxInfo
+          // a token the claimer is part of, owed nothing yet
+          const { claimer, token } = yield* ownToken(false)
           const demoKey = Redacted.value(info.demoApiKey)
           const deadPort = yield* closedPort
           const cases = [

@@ -11,6 +11,7 @@
  */
 import { Launch } from "@feeshare/domain"
 import {
+  generateKeyPairSigner,
   getBase58Encoder,
   getTransactionDecoder,
   getTransactionEncoder,
@@ -71,6 +72,98 @@ const transactionDecoder = getTransactionDecoder()
 const transactionEncoder = getTransactionEncoder()
 const base58 = getBase58Encoder()
 
+/** Maps a market refusal to `SeedFailed` naming the step. */
+const step = <A>(name: string, effect: Effect.Effect<A, Rejection | SeedFailed>) =>
+  Effect.mapError(
+    effect,
+    (error) => error._tag === "SeedFailed" ? error : new SeedFailed({ step: name, message: error.message })
+  )
+
+/** Co-signs base58 wire text and lands it. */
+const land = (name: string, text: string, signers: ReadonlyArray<KeyPairSigner>) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    const signed = yield* Effect.promise(() =>
+      partiallySignTransaction(signers.map((s) => s.keyPair), transactionDecoder.decode(base58.encode(text)))
+    )
+    yield* Effect.mapError(
+      ledger.send(new Uint8Array(transactionEncoder.encode(signed))),
+      (error) => new SeedFailed({ step: name, message: error.message })
+    )
+  })
+
+/** Buys `lamports` of SOL worth of `mint` for `trader`, through the market's quote and swap. */
+const buy = (name: string, trader: KeyPairSigner, mint: string, lamports: bigint) =>
+  Effect.gen(function*() {
+    const market = yield* Market
+    const quote = yield* step(name, market.quote({ inputMint: NATIVE_MINT, outputMint: mint, amount: lamports }))
+    const swap = yield* step(name, market.swap({ quoteResponse: quote, userPublicKey: trader.address }))
+    yield* land(name, swap.swapTransaction, [trader])
+  })
+
+/**
+ * What `feeShareToken` sets up: a token, its fee share and its trades.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FeeShareTokenOptions {
+  readonly symbol: string
+  readonly name?: string
+  /** Creates and launches the token (signs the launch); a fresh key, funded here, when absent. */
+  readonly creator?: KeyPairSigner
+  /** The fee-share admin; the creator when absent. */
+  readonly admin?: string
+  readonly partner?: string
+  /** Basis points per claimer, summing to 10,000. */
+  readonly claimers: ReadonlyArray<{ readonly wallet: string; readonly bps: number }>
+  /** The creator's buy in the launch transaction, in lamports. */
+  readonly initialBuyLamports?: number
+  /** Buys after the launch, in order: each accrues fees to the claimers (the creator buys when no trader is named). */
+  readonly buys?: ReadonlyArray<{ readonly lamports: bigint; readonly trader?: KeyPairSigner }>
+}
+
+/**
+ * A launched token with its fee share, traded so that its claimers are owed: the seed's
+ * tokens are made with it, and so are tests' own tokens. Every step is a real transaction.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const feeShareToken = Effect.fn("Seed.feeShareToken")(function*(options: FeeShareTokenOptions) {
+  const market = yield* Market
+  const { symbol } = options
+  const creator = options.creator ?? (yield* Effect.promise(() => generateKeyPairSigner()))
+  if (options.creator === undefined) {
+    yield* step(`fund the creator of ${symbol}`, market.airdrop({ address: creator.address, lamports: 100n * SOL }))
+  }
+  const token = yield* step(
+    `create ${symbol}`,
+    market.createToken({ creator: creator.address, symbol, name: options.name ?? symbol })
+  )
+  yield* step(
+    `fee share ${symbol}`,
+    market.createFeeShareConfig({
+      mint: token.mint,
+      admin: options.admin ?? creator.address,
+      claimers: options.claimers,
+      ...(options.partner === undefined ? {} : { partner: options.partner })
+    })
+  )
+  const request = Schema.decodeUnknownSync(Launch.LaunchRequest)({
+    ipfs: `ipfs://feeshare-sandbox/${symbol.toLowerCase()}`,
+    tokenMint: token.mint,
+    wallet: creator.address,
+    configKey: token.configKey,
+    initialBuyLamports: options.initialBuyLamports ?? 0
+  })
+  yield* land(`launch ${symbol}`, yield* step(`launch ${symbol}`, market.launch(request)), [creator])
+  for (const [i, { lamports, trader }] of (options.buys ?? []).entries()) {
+    yield* buy(`buy ${symbol} ${i + 1}`, trader ?? creator, token.mint, lamports)
+  }
+  return token
+})
+
 /**
  * Fills the market (see the module description). Run it once, on a fresh sandbox.
  *
@@ -79,25 +172,7 @@ const base58 = getBase58Encoder()
  */
 export const make = Effect.fn("Seed.make")(function*(seed: string) {
   const market = yield* Market
-  const ledger = yield* Ledger
-  const step = <A>(name: string, effect: Effect.Effect<A, Rejection | SeedFailed>) =>
-    Effect.mapError(
-      effect,
-      (error) => error._tag === "SeedFailed" ? error : new SeedFailed({ step: name, message: error.message })
-    )
   const key = (label: string) => Effect.promise(() => deriveSigner(seed, `seed/${label}`))
-
-  /** Co-signs base58 wire text and lands it. */
-  const land = (name: string, text: string, signers: ReadonlyArray<KeyPairSigner>) =>
-    Effect.gen(function*() {
-      const signed = yield* Effect.promise(() =>
-        partiallySignTransaction(signers.map((s) => s.keyPair), transactionDecoder.decode(base58.encode(text)))
-      )
-      yield* Effect.mapError(
-        ledger.send(new Uint8Array(transactionEncoder.encode(signed))),
-        (error) => new SeedFailed({ step: name, message: error.message })
-      )
-    })
 
   const demo = yield* key("demo-wallet")
   const [creator, claimerB, claimerC, partner, trader1, trader2] = yield* Effect.all([
@@ -119,64 +194,34 @@ export const make = Effect.fn("Seed.make")(function*(seed: string) {
     yield* step(`airdrop ${name}`, market.airdrop({ address: wallet.address, lamports }))
   }
 
-  const buy = (name: string, trader: KeyPairSigner, mint: string, lamports: bigint) =>
-    Effect.gen(function*() {
-      const quote = yield* step(name, market.quote({ inputMint: NATIVE_MINT, outputMint: mint, amount: lamports }))
-      const swap = yield* step(name, market.swap({ quoteResponse: quote, userPublicKey: trader.address }))
-      yield* land(name, swap.swapTransaction, [trader])
-    })
-
-  const launch = (symbol: string, owner: KeyPairSigner, initialBuyLamports: number, mint: string, configKey: string) =>
-    Effect.gen(function*() {
-      const request = Schema.decodeUnknownSync(Launch.LaunchRequest)({
-        ipfs: `ipfs://feeshare-sandbox/${symbol.toLowerCase()}`,
-        tokenMint: mint,
-        wallet: owner.address,
-        configKey,
-        initialBuyLamports
-      })
-      yield* land(`launch ${symbol}`, yield* step(`launch ${symbol}`, market.launch(request)), [owner])
-    })
-
   // DEMO: created by the demo wallet, three claimers and a partner, traded past migration
-  const demoToken = yield* step(
-    "create DEMO",
-    market.createToken({ creator: demo.address, symbol: "DEMO", name: "Demo Token" })
-  )
-  yield* step(
-    "fee share DEMO",
-    market.createFeeShareConfig({
-      mint: demoToken.mint,
-      admin: demo.address,
-      partner: partner.address,
-      claimers: [
-        { wallet: demo.address, bps: 5_000 },
-        { wallet: claimerB.address, bps: 3_000 },
-        { wallet: claimerC.address, bps: 2_000 }
-      ]
-    })
-  )
-  yield* launch("DEMO", demo, Number(SOL), demoToken.mint, demoToken.configKey)
-  yield* buy("buy DEMO 1", trader1, demoToken.mint, 3n * SOL)
-  yield* buy("buy DEMO 2", trader2, demoToken.mint, 2n * SOL)
-  yield* buy("buy DEMO 3 (migrated)", trader1, demoToken.mint, 2n * SOL)
+  const demoToken = yield* feeShareToken({
+    symbol: "DEMO",
+    name: "Demo Token",
+    creator: demo,
+    partner: partner.address,
+    claimers: [
+      { wallet: demo.address, bps: 5_000 },
+      { wallet: claimerB.address, bps: 3_000 },
+      { wallet: claimerC.address, bps: 2_000 }
+    ],
+    initialBuyLamports: Number(SOL),
+    buys: [
+      { trader: trader1, lamports: 3n * SOL },
+      { trader: trader2, lamports: 2n * SOL },
+      // past migration
+      { trader: trader1, lamports: 2n * SOL }
+    ]
+  })
 
   // ALPHA: another creator, the demo wallet holds 40%, on its bonding curve
-  const alpha = yield* step(
-    "create ALPHA",
-    market.createToken({ creator: creator.address, symbol: "ALPHA", name: "Alpha" })
-  )
-  yield* step(
-    "fee share ALPHA",
-    market.createFeeShareConfig({
-      mint: alpha.mint,
-      admin: creator.address,
-      claimers: [{ wallet: creator.address, bps: 6_000 }, { wallet: demo.address, bps: 4_000 }]
-    })
-  )
-  yield* launch("ALPHA", creator, 0, alpha.mint, alpha.configKey)
-  yield* buy("buy ALPHA 1", trader2, alpha.mint, SOL)
-  yield* buy("buy ALPHA 2", trader1, alpha.mint, SOL / 2n)
+  const alpha = yield* feeShareToken({
+    symbol: "ALPHA",
+    name: "Alpha",
+    creator,
+    claimers: [{ wallet: creator.address, bps: 6_000 }, { wallet: demo.address, bps: 4_000 }],
+    buys: [{ trader: trader2, lamports: SOL }, { trader: trader1, lamports: SOL / 2n }]
+  })
   yield* step("holding ALPHA", market.createHolding({ mint: alpha.mint, claimer: demo.address, lamports: SOL / 4n }))
 
   // BETA: set up, not launched
