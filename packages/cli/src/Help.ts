@@ -8,6 +8,7 @@
  */
 import * as Cli from "./Cli.js"
 import * as HelpTree from "./internal/helpDoc.js"
+import * as HelpStyle from "./internal/helpStyle.js"
 
 /**
  * How headings are written.
@@ -15,10 +16,7 @@ import * as HelpTree from "./internal/helpDoc.js"
  * @since 0.1.0
  * @category models
  */
-export interface Style {
-  /** A section heading as written. */
-  readonly heading: (text: string) => string
-}
+export type Style = HelpStyle.Style
 
 /**
  * Plain text: no escape codes.
@@ -26,7 +24,7 @@ export interface Style {
  * @since 0.1.0
  * @category styles
  */
-export const plain: Style = { heading: (text) => text }
+export const plain: Style = HelpStyle.plain
 
 /**
  * Bold headings (ANSI).
@@ -34,7 +32,7 @@ export const plain: Style = { heading: (text) => text }
  * @since 0.1.0
  * @category styles
  */
-export const ansi: Style = { heading: (text) => `\u001b[1m${text}\u001b[22m` }
+export const ansi: Style = HelpStyle.ansi
 
 /**
  * The style for a stream: bold headings only on a terminal, and never with `NO_COLOR` set
@@ -43,10 +41,7 @@ export const ansi: Style = { heading: (text) => `\u001b[1m${text}\u001b[22m` }
  * @since 0.1.0
  * @category styles
  */
-export const styleFor = (
-  stream: { readonly isTTY?: boolean | undefined },
-  env: Readonly<Record<string, string | undefined>>
-): Style => stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "") ? ansi : plain
+export const styleFor = HelpStyle.styleFor
 
 /**
  * The widest line written.
@@ -168,7 +163,9 @@ export const of = (names: ReadonlyArray<string>, style: Style = plain): string =
   const lines = [
     node.children.length > 0
       ? `${style.heading("Usage:")} ${path} <command> [options]`
-      : wrap(`${style.heading("Usage:")} ${[...node.path.slice(0, -1), node.usage].join(" ")}`, 4, 0).join("\n"),
+      // wrapped as plain text: a heading's escape codes take no column
+      : wrap(`Usage: ${[...node.path.slice(0, -1), node.usage].join(" ")}`, 4, 0).join("\n")
+        .replace(/^Usage:/, style.heading("Usage:")),
     "",
     ...wrap(node.summary, 0),
     ...node.details.flatMap((text) => ["", ...wrap(text, 0)]),
@@ -190,4 +187,24 @@ export const of = (names: ReadonlyArray<string>, style: Style = plain): string =
     "Global options: `feeshare --help`."
   ]
   return lines.join("\n")
+}
+
+/**
+ * Every help screen, keyed by its command path below `feeshare` (`""`: the top level), in
+ * `style`: what `feeshare --help` prints without loading the commands (`internal/quickHelp.ts`).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const screens = (style: Style): Readonly<Record<string, string>> => {
+  const entries: Array<readonly [string, string]> = [["", top(style)]]
+  const walk = (node: HelpTree.Node, path: ReadonlyArray<string>): void => {
+    for (const child of node.children) {
+      const names = [...path, child.name]
+      entries.push([names.join(" "), of(names, style)])
+      walk(child, names)
+    }
+  }
+  walk(tree(), [])
+  return Object.fromEntries(entries)
 }

@@ -1,15 +1,18 @@
 /**
  * The help screens as a user sees them (spawned, output piped): the top level fits one
  * screen, every command has its own help with an example, a group alone prints its help,
- * and nothing carries an escape code when the output is not a terminal or NO_COLOR is set.
+ * nothing carries an escape code when the output is not a terminal or NO_COLOR is set, and the
+ * built bin's quick path (help before the commands load) prints exactly what the renderer does.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import * as Cli from "../src/Cli.js"
 import * as Help from "../src/Help.js"
 import type * as HelpTree from "../src/internal/helpDoc.js"
+import { quickHelp } from "../src/internal/quickHelp.js"
 import { feeshare, temporaryDirectory } from "./support/spawn.js"
 
 const escape = "\u001b["
@@ -100,5 +103,43 @@ describe("help (in process)", () => {
     assert.strictEqual(Help.styleFor({ isTTY: false }, {}), Help.plain)
     assert.strictEqual(Help.styleFor({}, {}), Help.plain)
     assert.include(Help.top(Help.ansi), escape)
+  })
+
+  it("the quick path (the built bin's help before the commands load) prints what Help.of renders, for every screen", () => {
+    const tty = { isTTY: true }
+    const pipe = { isTTY: false }
+    // `sandbox` has its own flag parser and help (refused below)
+    for (const node of [Help.tree(), ...commands(Help.tree())].filter((n) => n.path[1] !== "sandbox")) {
+      const path = node.path.slice(1)
+      // --help anywhere, global options first, and extra words after the command
+      for (
+        const args of [[...path, "--help"], ["--json", "--help", ...path], [
+          "--keypair",
+          "k.json",
+          ...path,
+          "MINT",
+          "-h"
+        ]]
+      ) {
+        assert.strictEqual(quickHelp(args, pipe, {}), Help.of(path, Help.plain), args.join(" "))
+        assert.strictEqual(quickHelp(args, tty, {}), Help.of(path, Help.ansi), args.join(" "))
+        assert.strictEqual(quickHelp(args, tty, { NO_COLOR: "1" }), Help.of(path, Help.plain), args.join(" "))
+      }
+      // a group alone is its help; a command alone runs
+      assert.strictEqual(
+        quickHelp(path, pipe, {}),
+        node.children.length > 0 ? Help.of(path) : undefined,
+        path.join(" ")
+      )
+    }
+    assert.strictEqual(quickHelp(["--version"], pipe, {}), Cli.version)
+    for (
+      const args of [["sandbox", "--help"], ["claims", "claim", "--mint", "M"], ["--completions", "bash"], [
+        "--",
+        "--help"
+      ]]
+    ) {
+      assert.isUndefined(quickHelp(args, pipe, {}), args.join(" "))
+    }
   })
 })

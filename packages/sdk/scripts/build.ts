@@ -15,7 +15,7 @@ import * as esbuild from "esbuild"
 import { readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as Barrels from "./barrels.js"
+import * as Barrels from "../../../scripts/barrels.mjs"
 import * as Declarations from "./declarations.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))

@@ -26,6 +26,7 @@ import * as Output from "../Output.js"
 import * as Usage from "../Usage.js"
 import * as Codes from "./codes.js"
 import * as HelpTree from "./helpDoc.js"
+import { helpRequest } from "./helpRequest.js"
 
 const args = process.argv.slice(2)
 const hoisted = Argv.aliases(Argv.hoist(args))
@@ -165,22 +166,11 @@ const withUsagePrefix = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 /** The arguments before `--`. */
 const options = hoisted.indexOf("--") < 0 ? hoisted : hoisted.slice(0, hoisted.indexOf("--"))
 
-/** The words that may name a command (`find` stops at the first that does not). */
-const words = name === undefined ? [] : hoisted.slice(index).filter((arg) => !arg.startsWith("-"))
-
-/**
- * Help is ours (`Help`), not @effect/cli's: `--help` anywhere, a group without its
- * subcommand (`feeshare claims`), or no command at all.
- */
-const helpFor = (): ReadonlyArray<string> | undefined => {
-  if (options.includes("--help") || options.includes("-h")) return words
-  if (name === undefined) return []
-  // a group alone is one word
-  const command = words.length === 1 ? Cli.subcommands.find((c) => HelpTree.nameOf(c) === words[0]) : undefined
-  return command !== undefined && HelpTree.isGroup(command) ? words : undefined
-}
-
-const help = name === "sandbox" ? undefined : helpFor()
+/** Help is ours (`Help`), not @effect/cli's. */
+const help = helpRequest(args, (word) => {
+  const command = Cli.subcommands.find((c) => HelpTree.nameOf(c) === word)
+  return command !== undefined && HelpTree.isGroup(command)
+})
 
 /** `--completions SHELL`: @effect/cli's script, without the `--wizard` it offers (not supported here). */
 const completions = (shell: string) =>

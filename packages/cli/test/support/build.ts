@@ -14,7 +14,7 @@ import { build } from "../../scripts/build.js"
 const packages = fileURLToPath(new URL("../../..", import.meta.url))
 const stamp = join(outdir, ".sources")
 
-/** Every file the build reads from the workspace: each package's sources, manifest and build script. */
+/** Every file the build reads from the workspace: each package's sources, manifest and build script, the barrel rewrite. */
 const sourceFiles = (): ReadonlyArray<string> =>
   readdirSync(packages).flatMap((name) => {
     const dir = join(packages, name)
@@ -29,7 +29,7 @@ const sourceFiles = (): ReadonlyArray<string> =>
       return entries.map((entry) => join(path, entry))
     }
     return [join(dir, "package.json"), ...walk("src"), ...walk("support"), ...walk("scripts"), ...walk("test/support")]
-  })
+  }).concat(join(packages, "..", "scripts", "barrels.mjs"))
 
 /** What the sources look like now: paths, sizes and modification times, hashed. */
 const fingerprint = (): string => {
