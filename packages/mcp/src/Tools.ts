@@ -84,6 +84,34 @@ export const StagePreview = Schema.Struct({
 })
 
 /**
+ * What `prepare_claim_all` found and `execute` did with it: one row per item (a position, an
+ * aggregate vault, the deployer's positions) and the totals per payout asset.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ClaimAllRows = Schema.Struct({
+  items: Schema.Array(Schema.Struct({
+    kind: Schema.Literal("position", "vault", "deployer"),
+    /** How it is claimed: `v3`, a staged `plan`, the vault sweep, or deployer batches. */
+    route: Schema.String,
+    /** The token mint (a position), or the vault. */
+    subject: Schema.String,
+    /** The payout asset (mint). */
+    asset: Schema.String,
+    /** What the listing said is owed, in the asset's smallest unit. */
+    amount: Schema.String,
+    /** `verified` (the preview), `claimed`, `nothing`, `refused` (nothing of it signed) or `failed`. */
+    state: Schema.String,
+    /** Transactions verified (the preview) or landed. */
+    stages: Schema.Number,
+    signatures: Schema.Array(Schema.String),
+    error: Schema.NullOr(Schema.String)
+  })),
+  totals: Schema.Array(Schema.Struct({ asset: Schema.String, owed: Schema.String, claimed: Schema.String }))
+})
+
+/**
  * What a `prepare_*` tool verified and what `execute` with `previewId` would sign.
  *
  * @since 0.1.0
@@ -92,7 +120,7 @@ export const StagePreview = Schema.Struct({
 export const Preview = Schema.Struct({
   previewId: Schema.String,
   expiresAt: Schema.String,
-  action: Schema.Literal("claim", "swap", "launch", "fee_share_update", "partner_claim", "token_launch"),
+  action: Schema.Literal("claim", "swap", "launch", "fee_share_update", "partner_claim", "token_launch", "claim_all"),
   wallet: Schema.String,
   mints: Schema.Array(Schema.String),
   /** Claims: `ready`, or `setup_required` (the lookup-table stages land first, then the plan is rebuilt). */
@@ -118,6 +146,8 @@ export const Preview = Schema.Struct({
     rentLamports: Lamports,
     initialBuyLamports: Lamports
   })),
+  /** `prepare_claim_all`: every item the wallet is owed, as verified. */
+  claimAll: Schema.optional(ClaimAllRows),
   note: Schema.String
 })
 
@@ -412,6 +442,20 @@ export const PreparePartnerClaim = Tool.make("prepare_partner_claim", {
  * @since 0.1.0
  * @category tools
  */
+export const PrepareClaimAll = Tool.make("prepare_claim_all", {
+  description: "Find everything the wallet is owed (claimable positions, aggregate vaults, the deployer's " +
+    "positions) and VERIFY every transaction of each; returns one row per item, the totals per asset and a " +
+    "single-use preview id for `execute`, which claims them all. Nothing is signed. Refused while the policy " +
+    "sets allowedMints (the claims touch every mint the wallet is owed in).",
+  parameters: wallet,
+  success: Preview,
+  failure: ToolFailure
+}).annotate(Tool.Readonly, true)
+
+/**
+ * @since 0.1.0
+ * @category tools
+ */
 export const Execute = Tool.make("execute", {
   description: "Sign and send what a preview showed, once. A claim plan rebuilt on the way (lookup-table setup, an " +
     "expired blockhash) is signed only while it matches the preview; otherwise execute stops with a new preview id.",
@@ -422,7 +466,9 @@ export const Execute = Tool.make("execute", {
     landed: Schema.Array(
       Schema.Struct({ id: Schema.String, kind: Schema.String, signature: Schema.String, slot: Schema.String })
     ),
-    rebuilds: Schema.Number
+    rebuilds: Schema.Number,
+    /** `claim_all`: every item as it ended. */
+    claimAll: Schema.optional(ClaimAllRows)
   }),
   failure: ToolFailure,
   dependencies: [McpSchema.McpServerClient]
@@ -456,5 +502,6 @@ export const toolkit = Toolkit.make(
   PrepareTokenLaunch,
   PrepareFeeShareUpdate,
   PreparePartnerClaim,
+  PrepareClaimAll,
   Execute
 )

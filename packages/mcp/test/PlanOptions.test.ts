@@ -4,57 +4,15 @@
  * `InvalidRequest` naming the field and the rule, before the service is asked. The handlers
  * run in the test process, over the sandbox's HTTP API and ledger.
  */
-import { McpSchema } from "@effect/ai"
-import { FetchHttpClient } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
-import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import { Claims } from "@feeshare/domain"
-import { SandboxInfo } from "@feeshare/sandbox/Server"
-import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
-import { Effect, Layer } from "effect"
-import * as Handlers from "../src/Handlers.js"
-import { ToolFailure, toolkit } from "../src/Tools.js"
-import * as WritePolicy from "../src/WritePolicy.js"
-import { sandboxLayer, Seeded } from "./support/fixture.js"
+import { Effect } from "effect"
+import { ToolFailure } from "../src/Tools.js"
+import { inProcessTools, noClient, sandboxLayer } from "./support/fixture.js"
 
-/** The client of an MCP session that never asks anything of its human (askHuman is off). */
-const noClient = Layer.succeed(McpSchema.McpServerClient, {
-  clientId: 0,
-  getClient: Effect.dieMessage("this test has no MCP client")
-})
-
-/**
- * The tools over the sandbox (or a client of `baseUrl`), with the seeded demo wallet and a
- * policy whose format is v0.
- */
+/** The tools over the sandbox (or a client of `baseUrl`), with a policy whose format is v0. */
 const sandboxTools = (baseUrl?: string) =>
-  Effect.gen(function*() {
-    const seeded = yield* Seeded
-    const info = yield* SandboxInfo
-    const real = yield* FeeShareClient.make({ baseUrl: baseUrl ?? info.baseUrl, apiKey: info.demoApiKey }).pipe(
-      Effect.provide(FetchHttpClient.layer)
-    )
-    const signer = yield* LocalSigner.fromKeygenFile(seeded.keygenPath).pipe(Effect.provide(NodeFileSystem.layer))
-    const environment = Layer.succeed(Handlers.Environment, {
-      policy: yield* WritePolicy.decode({ transactionFormat: "v0" }),
-      signers: [signer],
-      hasApiKey: true,
-      clientWith: () => Effect.dieMessage("no login in this test"),
-      warmupInterval: "100 millis"
-    })
-    const tools = yield* toolkit.pipe(
-      Effect.provide(Handlers.layer.pipe(
-        Layer.provide(Layer.mergeAll(
-          Layer.succeed(FeeShareClient.FeeShareClient, real),
-          ChainRpc.layer(info.rpcUrl, { pollInterval: "40 millis" }),
-          environment
-        ))
-      ))
-    )
-    return { tools, seeded, real }
-  })
+  inProcessTools({ policy: { transactionFormat: "v0" }, ...(baseUrl === undefined ? {} : { baseUrl }) })
 
 describe("prepare_claim: every plan option", () => {
   layer(sandboxLayer({ seed: "feeshare-mcp-plan-options" }), { excludeTestServices: true, timeout: "120 seconds" })(

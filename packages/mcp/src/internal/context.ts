@@ -64,6 +64,11 @@ export type Pending =
     readonly fees: bigint
   }
   | {
+    readonly action: "claim_all"
+    readonly wallet: Signer.Signer.Service
+    readonly fees: bigint
+  }
+  | {
     readonly action: "fee_share_update" | "partner_claim"
     readonly wallet: Signer.Signer.Service
     readonly entries: FeeShare.TransactionEntries

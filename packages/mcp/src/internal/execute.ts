@@ -12,6 +12,7 @@ import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer, Schema } from "effect"
 import { ToolFailure } from "../Tools.js"
 import * as WritePolicy from "../WritePolicy.js"
+import * as ClaimAll from "./claimAll.js"
 import { matchesBound } from "./claimBound.js"
 import { formatOf, previewClaim, verifyClaim } from "./claimPreview.js"
 import type { HandlerContext, Pending, ToolHandlers } from "./context.js"
@@ -107,7 +108,7 @@ const executeSwap = (
 const executeOther = (
   { chainLayer, spending }: HandlerContext,
   previewId: string,
-  pending: Exclude<Pending, { action: "claim" | "swap" | "token_launch" }>
+  pending: Exclude<Pending, { action: "claim" | "swap" | "token_launch" | "claim_all" }>
 ) =>
   Effect.gen(function*() {
     if (pending.action === "launch") yield* spending.spend("swap", pending.lamports)
@@ -162,6 +163,8 @@ export const make = (context: HandlerContext): Pick<ToolHandlers, "execute"> => 
         ? yield* executeSwap(context, previewId, pending)
         : pending.action === "token_launch"
         ? yield* executeTokenLaunch(context, previewId, pending)
+        : pending.action === "claim_all"
+        ? yield* failing(ClaimAll.execute(context, previewId, pending))
         : yield* executeOther(context, previewId, pending)
     })
 })

@@ -9,6 +9,7 @@ import { type Claims, type FeeShare, FeeShareError, type Signer } from "@feeshar
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Effect, Schema } from "effect"
 import * as WritePolicy from "../WritePolicy.js"
+import * as ClaimAll from "./claimAll.js"
 import { previewClaim } from "./claimPreview.js"
 import type { HandlerContext, ToolHandlers } from "./context.js"
 import { failing } from "./failures.js"
@@ -59,9 +60,12 @@ export const make = (context: HandlerContext): Pick<
   | "prepare_token_launch"
   | "prepare_fee_share_update"
   | "prepare_partner_claim"
+  | "prepare_claim_all"
 > => {
   const { api, checkDailyFees, checkSwapCaps, policy, save, signerFor } = context
   return {
+    prepare_claim_all: ({ wallet }) =>
+      failing(Effect.flatMap(signerFor(wallet), (signer) => ClaimAll.prepare(context, signer))),
     prepare_claim: ({ wallet, ...rest }) =>
       failing(Effect.gen(function*() {
         const signer = yield* signerFor(wallet)

@@ -12,7 +12,7 @@ import * as WireTransaction from "@feeshare/solana/WireTransaction"
  * @since 0.1.0
  * @category constructors
  */
-export const stagePreview = (id: string, kind: string, verified: WireTransaction.Verified) => ({
+export const stagePreview = (id: string, kind: string, verified: Pick<WireTransaction.Verified, "decoded">) => ({
   id,
   kind,
   requiredSigners: verified.decoded.signers,

@@ -3,10 +3,16 @@
  * fees on every seeded token), and `feeshare mcp` spawned from the executable the global set-up
  * built from the CLI's sources, driven by the official MCP TypeScript client over stdio.
  */
+import { McpSchema } from "@effect/ai"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeFileSystem } from "@effect/platform-node"
+import * as FeeShareClient from "@feeshare/client/FeeShareClient"
 import type * as SandboxOptions from "@feeshare/sandbox/Options"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as Seed from "@feeshare/sandbox/Seed"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
+import * as ChainRpc from "@feeshare/solana/ChainRpc"
+import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -17,6 +23,9 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { executables } from "../../../../scripts/test-executables.mjs"
+import * as Handlers from "../../src/Handlers.js"
+import { toolkit } from "../../src/Tools.js"
+import * as WritePolicy from "../../src/WritePolicy.js"
 
 /** The command that runs `feeshare`: Node itself, with the built executable first in `serverArgs`. */
 export const node = process.execPath
@@ -31,6 +40,47 @@ export const sandboxLayer = (options: Partial<SandboxOptions.Options>) =>
   Layer.scoped(Seeded, Seed.makeWithKeygenFile(options.seed ?? "feeshare-mcp")).pipe(
     Layer.provideMerge(Sandbox.layer({ port: 0, slotMillis: 20, ...options }))
   )
+
+/** The client of an MCP session that never asks anything of its human (askHuman is off). */
+export const noClient = Layer.succeed(McpSchema.McpServerClient, {
+  clientId: 0,
+  getClient: Effect.dieMessage("this test has no MCP client")
+})
+
+/**
+ * The tools' handlers in the test process, over the sandbox's HTTP API (or `baseUrl`) and
+ * ledger, with the seeded demo wallet as the one signer and `policy` (none by default);
+ * `client` may stand in for the real client (`real`).
+ */
+export const inProcessTools = (options: {
+  readonly policy?: Record<string, unknown>
+  readonly baseUrl?: string
+  readonly client?: (real: FeeShareClient.FeeShareClient.Service) => FeeShareClient.FeeShareClient.Service
+} = {}) =>
+  Effect.gen(function*() {
+    const seeded = yield* Seeded
+    const info = yield* SandboxInfo
+    const real = yield* FeeShareClient.make({ baseUrl: options.baseUrl ?? info.baseUrl, apiKey: info.demoApiKey })
+      .pipe(Effect.provide(FetchHttpClient.layer))
+    const signer = yield* LocalSigner.fromKeygenFile(seeded.keygenPath).pipe(Effect.provide(NodeFileSystem.layer))
+    const environment = Layer.succeed(Handlers.Environment, {
+      policy: yield* WritePolicy.decode(options.policy ?? {}),
+      signers: [signer],
+      hasApiKey: true,
+      clientWith: () => Effect.dieMessage("no login in this test"),
+      warmupInterval: "100 millis"
+    })
+    const tools = yield* toolkit.pipe(
+      Effect.provide(Handlers.layer.pipe(
+        Layer.provide(Layer.mergeAll(
+          Layer.succeed(FeeShareClient.FeeShareClient, options.client?.(real) ?? real),
+          ChainRpc.layer(info.rpcUrl, { pollInterval: "40 millis" }),
+          environment
+        ))
+      ))
+    )
+    return { tools, seeded, real }
+  })
 
 export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
