@@ -5,12 +5,13 @@
  * it shows. Screenshots go to `packages/browser/artifacts/` (gitignored).
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { type Page, pages } from "@feeshare/sandbox/Explorer"
 import * as Format from "@feeshare/sandbox/ExplorerFormat"
 import { Market } from "@feeshare/sandbox/Market"
 import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Layer, Redacted } from "effect"
 import { join } from "node:path"
-import type { Page } from "playwright-core"
+import type { Page as Tab } from "playwright-core"
 import { artifacts, Browser, ensureArtifacts, type Flow, sandboxLayer, scriptedFlow } from "../support/explorer.js"
 
 let ran: Flow | undefined
@@ -35,12 +36,12 @@ const open = (name: string) =>
     )
   })
 
-const text = (page: Page, selector: string) =>
+const text = (page: Tab, selector: string) =>
   Effect.promise(async () => (await page.locator(selector).first().textContent()) ?? "")
-const count = (page: Page, selector: string) => Effect.promise(() => page.locator(selector).count())
+const count = (page: Tab, selector: string) => Effect.promise(() => page.locator(selector).count())
 
 /** The page's HTML holds no API key, and a screenshot of it is saved. */
-const finish = (page: Page, name: string) =>
+const finish = (page: Tab, name: string) =>
   Effect.gen(function*() {
     const info = yield* SandboxInfo
     const html = yield* Effect.promise(() => page.content())
@@ -57,9 +58,70 @@ const numberOf = (written: string): number => Number(written.replaceAll(",", "")
 
 const explorerLayer = Layer.mergeAll(sandboxLayer, Browser.layer)
 
+/** For each page, a selector of the data it shows, and what the flow made it show. */
+const dataOf = (
+  done: Flow,
+  tokens: number
+): Readonly<Record<Page, { readonly selector: string; readonly text: RegExp }>> => ({
+  overview: { selector: "#count-tokens", text: new RegExp(`^${Format.count(tokens)}$`) },
+  tokens: {
+    selector: `[data-token="${done.mint}"] .lifetime-fees`,
+    text: new RegExp(sol(done.lifetimeFees).replaceAll(".", "\\."))
+  },
+  wallets: { selector: `tr[data-wallet="${done.claimer.address}"] .balance`, text: /\d\.\d+ SOL/ },
+  transactions: { selector: `tr[data-signature="${done.failedSignature}"] .error`, text: /InstructionError/ },
+  plans: { selector: `[data-plan]:has(code[title="${done.claimSignature}"]) g.stage[data-stage=claim]`, text: /claim/ },
+  requests: { selector: "#requests tbody tr[data-status]", text: /\S/ }
+})
+
 describe("Sandbox explorer", () => {
   // the live clock: the sandbox's slots must pass for the claim plan's lookup table to warm up
   layer(explorerLayer, { timeout: 180_000, excludeTestServices: true })("in chromium", (it) => {
+    it.scoped("each page shows its data when it loads: the page's HTML at the load event holds it, and so does the first screenshot", () =>
+      Effect.gen(function*() {
+        const done = yield* flow
+        const market = yield* Market
+        const state = yield* market.state
+        const context = yield* Browser
+        const info = yield* SandboxInfo
+        const expected = dataOf(done, state.tokens.length)
+        for (const name of pages) {
+          const page = yield* Effect.acquireRelease(
+            Effect.promise(() => context.newPage()),
+            (page) => Effect.promise(() => page.close())
+          )
+          // what #main holds when the load event fires, kept by the page itself
+          yield* Effect.promise(() =>
+            page.addInitScript(() =>
+              addEventListener("load", () => {
+                document.documentElement.dataset["atLoad"] = document.getElementById("main")?.innerHTML ?? ""
+              })
+            )
+          )
+          yield* Effect.promise(() => page.goto(`${info.rootUrl}/#${name}`, { waitUntil: "load" }))
+          yield* ensureArtifacts
+          yield* Effect.promise(() =>
+            page.screenshot({ path: join(artifacts, `explorer-${name}-at-load.png`), scale: "device" })
+          )
+          const atLoad = yield* Effect.promise(() =>
+            page.evaluate((selector) => {
+              const main = document.createElement("main")
+              main.innerHTML = document.documentElement.dataset["atLoad"] ?? ""
+              return Array.from(main.querySelectorAll(selector), (found) => found.textContent ?? "")
+            }, expected[name].selector)
+          )
+          assert.isAbove(atLoad.length, 0, `${name}: ${expected[name].selector} at load`)
+          assert.match(atLoad[0] ?? "", expected[name].text, name)
+          const millis = yield* Effect.promise(() =>
+            page.evaluate(() => {
+              const [navigation] = performance.getEntriesByType("navigation") as Array<PerformanceNavigationTiming>
+              return Math.round(navigation?.loadEventStart ?? -1)
+            })
+          )
+          yield* Effect.log(`explorer #${name}: loaded with its data in ${millis} ms`)
+        }
+      }))
+
     it.scoped("the overview: clock, counts, rate-limit buckets, key ids (never the key), the fault knobs; live", () =>
       Effect.gen(function*() {
         const done = yield* flow

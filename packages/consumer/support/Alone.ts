@@ -87,12 +87,14 @@ export const internalDependencies = (
  * A fresh project in `directory` with `dependencies` (tarball paths or registry specs)
  * installed, and every packed package it may reach overridden to its local tarball, so that a
  * `@feeshare/*` dependency can only come from the tarball (and an undeclared one not at all).
+ * `timeout` bounds npm (default: `run`'s); npm killed by it exits 1 without a word.
  */
 export const installProject = async (
   directory: string,
   dependencies: ReadonlyArray<string>,
   packed: ReadonlyMap<string, Packed>,
-  internal: ReadonlyArray<string>
+  internal: ReadonlyArray<string>,
+  options: { readonly timeout?: number } = {}
 ): Promise<void> => {
   // npm refuses an override of a direct dependency (EOVERRIDE): those are tarballs already
   const direct = new Set(dependencies)
@@ -106,7 +108,8 @@ export const installProject = async (
     JSON.stringify({ name: "feeshare-consumer", version: "1.0.0", private: true, type: "module", overrides }, null, 2)
   )
   await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...dependencies], {
-    cwd: directory
+    cwd: directory,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout })
   })
 }
 

@@ -24,6 +24,7 @@ import {
   writeTypeCheck
 } from "../support/Alone.js"
 import * as BrowserBundle from "../support/BrowserBundle.js"
+import * as DocExamples from "../support/DocExamples.js"
 import {
   diskUsage,
   limiter,
@@ -51,6 +52,10 @@ const attw = join(workspace, "node_modules", "@arethetypeswrong", "cli", "dist",
 
 /** The published packages, known when the tests are collected (their package.json files). */
 const names = (await publishedPackages()).map((p) => p.name)
+
+/** The `js`/`ts` blocks of README.md and docs/*.md; the unmarked ones run as written. */
+const documentation = await DocExamples.readAll(workspace)
+const runnable = documentation.examples.filter((example) => example.info === "")
 
 /**
  * The exports that need an optional peer which the package's install line does not name:
@@ -105,6 +110,9 @@ let cli: string
 /** An Effect application: effect, platform-node and the Effect packages (its tests await it). */
 let effect: string
 let effectReady: Promise<void>
+/** One project with what the runnable examples' pages say to install (its tests await it). */
+let docs: string
+let docsReady: Promise<void>
 let sandbox: {
   readonly stop: () => void
   readonly rootUrl: string
@@ -228,6 +236,65 @@ const lint = async (name: string): Promise<{ readonly publint: Outcome; readonly
   return { publint: publintOutcome, attw: attwOutcome }
 }
 
+/**
+ * The project of the documentation's examples: every install command of their pages (the
+ * `@feeshare/*` packages and `feeshare` from their tarballs, the rest from the registry as
+ * written), and the runner.
+ */
+const installDocs = async (directory: string): Promise<void> => {
+  await mkdir(directory)
+  const specs = DocExamples.projectSpecs(runnable, documentation.texts)
+  const local = specs.map(DocExamples.nameOfSpec).filter((name) => packed.has(name))
+  await installProject(
+    directory,
+    specs.map((spec) => packed.has(DocExamples.nameOfSpec(spec)) ? tarball(DocExamples.nameOfSpec(spec)) : spec),
+    packed,
+    [...new Set(local.flatMap((name) => [name, ...internalDependencies(name, packed)]))],
+    // the largest of the projects (web3.js and the Effect packages): on a loaded machine npm
+    // has taken more than run's default 5 minutes
+    { timeout: 900_000 }
+  )
+  await cp(join(fixtures, "docs"), directory, { recursive: true })
+}
+
+/** What `run-examples.mjs` reports of one example. */
+interface ExampleRun {
+  readonly file: string
+  readonly output: ReadonlyArray<string>
+  readonly errors: ReadonlyArray<string>
+  readonly millis: number
+}
+
+const exampleFile = (example: DocExamples.Example): string => `${example.page.replace(/\W+/g, "-")}-${example.line}.mjs`
+
+let examplesRun: Promise<ReadonlyMap<string, ExampleRun>> | undefined
+/**
+ * Every runnable example, in one `node` process (`run-examples.mjs`), against the sandbox of
+ * the installed CLI; once, whichever example's test asks first.
+ */
+const runExamples = (): Promise<ReadonlyMap<string, ExampleRun>> =>
+  examplesRun ??= (async () => {
+    await docsReady
+    const files: Array<string> = []
+    for (const example of runnable) {
+      const file = exampleFile(example)
+      const code = (await DocExamples.toModule(example)).replaceAll(documentedRoot, sandbox.rootUrl)
+      await writeFile(join(docs, file), code)
+      files.push(file)
+    }
+    const { stdout } = await runOk("node", ["run-examples.mjs", ...files], {
+      cwd: docs,
+      timeout: 600_000,
+      env: {
+        FEESHARE_BASE_URL: sandbox.baseUrl,
+        FEESHARE_RPC_URL: sandbox.rpcUrl,
+        FEESHARE_API_KEY: sandbox.demoApiKey
+      }
+    })
+    const runs: ReadonlyArray<ExampleRun> = JSON.parse(stdout.trim().split("\n").at(-1) ?? "[]")
+    return new Map(runs.map((run) => [run.file, run]))
+  })()
+
 const started = Date.now()
 const mark = <A>(label: string, promise: Promise<A>): Promise<A> =>
   promise.then((value) => {
@@ -273,6 +340,8 @@ beforeAll(async () => {
       await cp(join(fixtures, "effect"), effect, { recursive: true })
     })
   ))
+  docs = join(root, "docs")
+  docsReady = inBackground(mark("docs installed", installs(() => installDocs(docs))))
   for (const name of order.slice(2)) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
   for (const name of order) {
     examined.set(
@@ -546,6 +615,46 @@ describe("@feeshare/cli as npx gets it", () => {
     await runOk(join(cli, "node_modules", ".bin", "feeshare"), ["--version"], { cwd: cli })
     expect((await runOk("find", [installed, "-type", "f"], { cwd: cli })).stdout).toBe(before)
   })
+})
+
+describe("the documentation's examples, as written, from the installed packages under plain node", () => {
+  it("every js/ts block of README.md and docs/*.md runs below or is marked not runnable with its reason", async () => {
+    const marked = documentation.examples.filter((example) => example.info !== "")
+    const kinds = DocExamples.markKinds.map((kind) =>
+      `${kind} ${marked.filter((example) => example.mark?.kind === kind).length}`
+    )
+    const node = (await runOk("node", ["--version"], { cwd: workspace })).stdout.trim()
+    console.log(
+      `documentation examples: ${documentation.examples.length}; ${runnable.length} run under node ${node}, ` +
+        `${marked.length} marked not runnable (${kinds.join(", ")})`
+    )
+    expect(documentation.misspelled).toEqual([])
+    expect(runnable.length).toBeGreaterThanOrEqual(10)
+    // a mark names its kind and says why: "```ts fragment: <reason>"
+    for (const example of marked) {
+      expect(example.mark, `${example.page}:${example.line} \`\`\`${example.language} ${example.info}`).not.toBeNull()
+      expect(example.mark?.reason.length ?? 0).toBeGreaterThanOrEqual(10)
+    }
+  })
+
+  it("every package an example imports is one its page says to install", () => {
+    for (const example of runnable) {
+      const declared = DocExamples.declaredPackages(documentation.texts.get(example.page) ?? "")
+      const undeclared = DocExamples.importedPackages(example.code).filter((name) => !declared.has(name))
+      expect(undeclared, `${example.page}:${example.line} (${example.section})`).toEqual([])
+    }
+  })
+
+  it.each(runnable.map((example) => ({ ...example, where: `${example.page}:${example.line}` })))(
+    "$where ($section) runs to its end, printing, without an error",
+    async (example) => {
+      const outcome = (await runExamples()).get(exampleFile(example))
+      expect(outcome?.errors).toEqual([])
+      expect(outcome?.output.length ?? 0).toBeGreaterThan(0)
+      expect(outcome?.output.join("\n")).not.toContain(sandbox.demoApiKey)
+    },
+    600_000
+  )
 })
 
 describe("an Effect application with its own effect", () => {

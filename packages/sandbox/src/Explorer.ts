@@ -17,7 +17,7 @@ import { AdminToken, authorizes } from "./AdminToken.js"
 import * as ExplorerAssets from "./ExplorerAssets.js"
 import * as Format from "./ExplorerFormat.js"
 import { History, type Snapshot } from "./History.js"
-import { paths } from "./internal/http/explorerPaths.js"
+import { initialStateId, type Page, pages, paths } from "./internal/http/explorerPaths.js"
 import { Ledger } from "./Ledger.js"
 import { LedgerState, Market } from "./Market.js"
 import { economics } from "./MarketLive.js"
@@ -33,6 +33,14 @@ import type { Mount } from "./Server.js"
  * @category constants
  */
 export { paths }
+
+/**
+ * The explorer's pages, in menu order (`#tokens`, ...), and their type.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export { type Page, pages }
 
 /**
  * Bounds of what the explorer reads and serves.
@@ -253,6 +261,28 @@ const walletsOf = (market: MarketView) => {
   return [...wallets].slice(0, limits.wallets)
 }
 
+/** Where `index.html` takes the state it arrives with. */
+const stateMarker = "<!--explorer-state-->"
+
+/**
+ * The page as served: `state` in its `<script type="application/json">` element (`<` escaped,
+ * so that no text of the state can end the element), and the script inline (one request
+ * instead of two before the load event) unless its text could end or confuse the element.
+ */
+const pageWith = (assets: ExplorerAssets.Assets, state: State): string => {
+  const external = `<script type="module" src="${paths.script}"></script>`
+  const inline = !assets.script.includes("</script") && !assets.script.includes("<!--")
+  return assets.html
+    .replace(
+      stateMarker,
+      () =>
+        `<script id="${initialStateId}" type="application/json">${
+          JSON.stringify(state).replaceAll("<", "\\u003c")
+        }</script>`
+    )
+    .replace(external, () => inline ? `<script type="module">${assets.script}</script>` : external)
+}
+
 const unauthorized = HttpServerResponse.unsafeJson(
   {
     success: false,
@@ -306,7 +336,7 @@ export const mount = (
           (request) => allowed(request) ? answer : Effect.succeed(unauthorized)
         )
 
-      const state = Effect.gen(function*() {
+      const stateNow = Effect.gen(function*() {
         const clock = yield* ledger.clock
         const encoded = yield* Schema.encode(LedgerState)(yield* market.state).pipe(Effect.orDie)
         const decoded = yield* Schema.decodeUnknown(MarketView)(encoded).pipe(Effect.orDie)
@@ -352,7 +382,23 @@ export const mount = (
           history: history.snapshot(clock.blockHeight),
           actions
         }
-        return HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
+        return result
+      })
+      const state = Effect.map(
+        stateNow,
+        (result) => HttpServerResponse.unsafeJson(result, { headers: { "cache-control": "no-store" } })
+      )
+      // the page arrives with its state (for whoever may read the state) and its script, so that
+      // its data is on the page when it loads: before, the page loaded, then its script fetched
+      // the state, and a screenshot at load showed "Loading…"
+      const page = Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const files = yield* assets
+        if (!allowed(request)) return HttpServerResponse.html(files.html)
+        return HttpServerResponse.text(pageWith(files, yield* stateNow), {
+          contentType: "text/html",
+          headers: { "cache-control": "no-store" }
+        })
       })
 
       /** One event per change of the history or the clock. */
@@ -408,7 +454,10 @@ export const mount = (
         )
       })
 
-      yield* router.get(paths.page, Effect.map(assets, (a) => HttpServerResponse.html(a.html)))
+      // the assets are read (or, from the sources, bundled) while the sandbox starts, not when
+      // the first page is asked for
+      yield* Effect.forkScoped(assets)
+      yield* router.get(paths.page, page)
       yield* router.get(
         paths.script,
         Effect.map(assets, (a) => HttpServerResponse.text(a.script, { contentType: "text/javascript; charset=utf-8" }))

@@ -1,7 +1,8 @@
 /**
  * The explorer's routes: off loopback its state and events need the sandbox's admin token (a
- * Bearer header, or `?token=` as the printed URL carries it), the page itself holds no data;
- * and an open event stream does not keep the sandbox from stopping.
+ * Bearer header, or `?token=` as the printed URL carries it), and the page holds the state
+ * only for a request that may read it; no text of the state can end the page's script
+ * element; and an open event stream does not keep the sandbox from stopping.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Api } from "@feeshare/domain"
@@ -10,6 +11,12 @@ import * as Explorer from "../src/Explorer.js"
 import * as Sandbox from "../src/Sandbox.js"
 import { SandboxInfo } from "../src/Server.js"
 import { fetchReply } from "./support/http.js"
+
+/** The state a page arrived with (its `<script type="application/json">` element), or null. */
+const embeddedState = (html: string): Explorer.State | null => {
+  const found = /<script id="[\w-]+" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
+  return found === null ? null : JSON.parse(found[1] ?? "")
+}
 
 describe("Explorer routes", () => {
   it.live("off loopback, state and events need the admin token: 401 without, answered with the header or ?token=", () =>
@@ -29,8 +36,13 @@ describe("Explorer routes", () => {
       assert.strictEqual(url, `${info.rootUrl}/?token=${encodeURIComponent(Redacted.value(token))}`)
       assert.strictEqual((yield* fetchReply(`${state}?token=${encodeURIComponent(Redacted.value(token))}`)).status, 200)
       assert.strictEqual((yield* fetchReply(`${info.rootUrl}${Explorer.paths.events}`)).status, 401)
-      // the page: no data in it, served to anyone
-      assert.strictEqual((yield* fetchReply(`${info.rootUrl}/`)).status, 200)
+      // the page: served to anyone, with no data in it; with the token, it arrives with the state
+      const page = yield* fetchReply(`${info.rootUrl}/`)
+      assert.strictEqual(page.status, 200)
+      assert.isNull(embeddedState(page.text))
+      const withToken = yield* fetchReply(url)
+      assert.strictEqual(withToken.status, 200)
+      assert.isString(embeddedState(withToken.text)?.clock.slot)
     }).pipe(Effect.scoped, Effect.provide(Sandbox.layer({ host: "0.0.0.0", adminToken: "sbx_admin_explorer_test" }))))
 
   it.live("a token made by token info shows its image: the state names the media path, public even off loopback", () =>
@@ -61,6 +73,30 @@ describe("Explorer routes", () => {
       assert.strictEqual(image.headers["content-type"], "image/gif")
       assert.strictEqual(image.headers["x-content-type-options"], "nosniff")
     }).pipe(Effect.scoped, Effect.provide(Sandbox.layer({ host: "0.0.0.0", adminToken: "sbx_admin_explorer_image" }))))
+
+  it.live("the page arrives with the state and its script inline; no text of the state can end its element", () =>
+    Effect.gen(function*() {
+      const info = yield* SandboxInfo
+      const name = "</script><i>x</i><!--"
+      const form = new FormData()
+      form.append("name", name)
+      form.append("symbol", "esc")
+      form.append("description", "a name that would end a script element")
+      form.append("imageUrl", "https://example.com/x.png")
+      const created = yield* fetchReply(`${info.rootUrl}${Api.LaunchGroup.endpoints.createTokenInfo.path}`, {
+        method: "POST",
+        headers: { [Api.apiKeyHeader]: Redacted.value(info.demoApiKey) },
+        body: form
+      })
+      assert.strictEqual(created.status, 200, created.text)
+      const mint = (created.json as { response: { tokenMint: string } }).response.tokenMint
+      const page = yield* fetchReply(`${info.rootUrl}/`)
+      assert.notInclude(page.text, name)
+      assert.strictEqual(embeddedState(page.text)?.market.tokens.find((t) => t.mint === mint)?.name, name)
+      // one request: the script is in the page
+      assert.notInclude(page.text, `src="${Explorer.paths.script}"`)
+      assert.match(page.text, /<script type="module">[^<]/)
+    }).pipe(Effect.scoped, Effect.provide(Sandbox.layer())))
 
   it.live("an open event stream ends when the sandbox stops, which does not wait for it", () =>
     Effect.gen(function*() {

@@ -1,12 +1,13 @@
 /**
- * The sandbox explorer's page: plain DOM and inline SVG, no framework. It fetches the state
- * (`GET /explorer/state`) and refetches when the event stream (`/explorer/events`) says the
+ * The sandbox explorer's page: plain DOM and inline SVG, no framework. The page arrives with
+ * the state in a JSON element (rendered at once, before the page's load event); it fetches the
+ * state again (`GET /explorer/state`) when the event stream (`/explorer/events`) says the
  * history moved; the clock comes with every event.
  */
 import type { MarketView, State, Tick, WalletView } from "../src/Explorer.js"
 import * as Format from "../src/ExplorerFormat.js"
 import type { PlanEntry, RequestEntry, StageEntry, TransactionEntry } from "../src/History.js"
-import { type Page, pages, paths } from "../src/internal/http/explorerPaths.js"
+import { initialStateId, type Page, pages, paths } from "../src/internal/http/explorerPaths.js"
 
 const token = new URLSearchParams(location.search).get("token")
 const withToken = (path: string): string => token === null ? path : `${path}?token=${encodeURIComponent(token)}`
@@ -545,6 +546,14 @@ events.addEventListener("tick", (event) => {
   if (state !== undefined) show("blockhash-valid", validity(tick, state.blockhashValidity))
 })
 
+/** The state the page arrived with, when the server embedded it. */
+const embedded = (): State | undefined => {
+  const text = document.getElementById(initialStateId)?.textContent
+  return text === undefined || text === null || text === "" ? undefined : JSON.parse(text) as State
+}
+
 page = pageOf(location.hash)
+state = embedded()
+if (state !== undefined) version = state.history.version
 render()
-void refresh()
+if (state === undefined) void refresh()

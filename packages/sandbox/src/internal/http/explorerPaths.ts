@@ -8,6 +8,12 @@ export const paths = {
   events: "/explorer/events"
 } as const
 
+/**
+ * The id of the `<script type="application/json">` element in which the page arrives with the
+ * state it shows first (so that the data is on the page at load, without a second request).
+ */
+export const initialStateId = "explorer-state"
+
 /** The pages of the explorer, in menu order (`#tokens`, ...). */
 export const pages = ["overview", "tokens", "wallets", "transactions", "plans", "requests"] as const
 
