@@ -8,6 +8,7 @@ import { Workflow } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { type Claims, FeeShareError, Plan, Signer } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
+import * as ClaimCost from "@feeshare/solana/ClaimCost"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
@@ -82,12 +83,36 @@ export const isRefusal = OutcomeModule.isRefusal
 /** An `Outcome` with nothing claimed, spent or signed unless given. */
 export const outcome = OutcomeModule.make
 
-/** The claim-plan request of a position. */
-export const request = (wallet: string, mint: string, format: Claims.TransactionFormat): Claims.ClaimPlanRequest => ({
+/**
+ * The claim-plan request of a position, with its plan options (`KeeperConfig.PlanOptions`:
+ * `lookupTables` is the request's `additionalLookupTables`).
+ */
+export const request = (
+  wallet: string,
+  mint: string,
+  format: Claims.TransactionFormat,
+  options: KeeperConfig.PlanOptions = {}
+): Claims.ClaimPlanRequest => ({
   feeClaimer: wallet,
   tokenMint: mint,
-  transactionFormat: format
+  transactionFormat: format,
+  ...(options.source === undefined ? {} : { source: options.source }),
+  ...(options.quoteMint === undefined ? {} : { quoteMint: options.quoteMint }),
+  ...(options.feeLimits === undefined ? {} : { feeLimits: options.feeLimits }),
+  ...(options.lookupTables === undefined ? {} : { additionalLookupTables: options.lookupTables })
 })
+
+/**
+ * What a plan's transactions cost `wallet` (`ClaimCost`), read from their bytes.
+ *
+ * @since 0.1.0
+ * @category claiming
+ */
+export const planCost = (plan: Plan.TransactionPlan, wallet: string) =>
+  Effect.map(
+    Effect.forEach(plan.transactions, (stage) => WireTransaction.decode(stage.transaction, stage.encoding, stage.id)),
+    (decoded) => ClaimCost.ofTransactions(decoded, wallet)
+  )
 
 /**
  * A position of a wallet, and its workflow's key.
@@ -242,10 +267,15 @@ export const buildPlan = Step.make({
   error: Schema.Union(ServiceFailure, checkFeeCap.error),
   execute: (position: Position) =>
     Effect.gen(function*() {
-      const { options } = yield* Settings
+      const { options, wallets } = yield* Settings
       const client = yield* FeeShareClient
       const plan = yield* client.claims.createPlan(
-        request(position.wallet, position.mint, options.config.transactionFormat)
+        request(
+          position.wallet,
+          position.mint,
+          options.config.transactionFormat,
+          wallets.get(position.wallet)?.rules.plan(position.mint)
+        )
       )
       return yield* checkFeeCap.run(plan)
     })
@@ -289,8 +319,18 @@ export const execute = Step.make({
     journaled: JournalWrites.JournaledExecution
   ) =>
     Effect.gen(function*() {
-      const { commitment, options, rebroadcastInterval, warmupInterval } = yield* Settings
+      const { commitment, options, rebroadcastInterval, warmupInterval, wallets } = yield* Settings
       const plan = yield* buildPlan.run(position)
+      // claim only when it pays: the cost read from the verified plan, before anything is signed
+      const maxCostFraction = wallets.get(position.wallet)?.rules.maxCostFraction
+      if (maxCostFraction !== undefined) {
+        yield* PlanExecutor.verify(plan, { format: options.config.transactionFormat }).pipe(
+          Effect.provide(Signers.layer(signer))
+        )
+        const cost = yield* planCost(plan, position.wallet)
+        const owed = BigInt(Math.trunc(claimable))
+        if (!ClaimCost.pays(cost, owed, maxCostFraction)) return OutcomeModule.skip(cost, owed, maxCostFraction)
+      }
       const result = yield* PlanExecutor.execute(plan, {
         rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position)),
         commitment,

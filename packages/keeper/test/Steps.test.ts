@@ -33,7 +33,7 @@ const steps = (wallets: ReadonlyArray<KeyFile>, config: Omit<Partial<KeeperConfi
       wallets: wallets.map((w) => ({
         signer: w.signer,
         source: w.path,
-        rules: { minClaimableLamports: 0, allow: undefined, deny: [] }
+        rules: KeeperConfig.defaultRules
       }))
     })
     return Layer.merge(Layer.succeed(Settings.Settings, settings), Keeper.layerJournal(decoded.database))
