@@ -49,6 +49,21 @@ export class FeeCapReached extends Schema.TaggedError<FeeCapReached>()("FeeCapRe
 }) {}
 
 /**
+ * The claim would not pay: what its verified transactions cost the wallet (network fees, rent
+ * of the accounts they create) is more than `maxCostFraction` of what it would claim.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CostExceedsClaim extends Schema.TaggedError<CostExceedsClaim>()("CostExceedsClaim", {
+  fees: Schema.BigInt,
+  rent: Schema.BigInt,
+  claimable: Schema.BigInt,
+  maxCostFraction: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
  * The claim of one position, durable: the idempotency key is the run's key (the wallet, the
  * token mint and the round: the number of runs of that position already finished) and, on a
  * cluster, the placement number that puts the workflow on the wallet's runner
@@ -256,7 +271,51 @@ export const checkFeeCap = Step.make({
 })
 
 /**
- * The plan step: the service's claim plan for the position, through the fee cap.
+ * The "claim only when it pays" step (when the wallet's `maxCostFraction` is set): `plan`,
+ * unless it holds a claim stage and what its transactions cost the wallet (`ClaimCost`, read
+ * from the bytes once the plan passed every verification made before signing) is more than
+ * the fraction of `claimable` (`CostExceedsClaim`). A plan of setup stages only (a lookup
+ * table the claim will use) passes: its claim is checked when the plan is asked again.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const checkPays = Step.make({
+  name: "checkPays",
+  success: Plan.TransactionPlan,
+  error: Schema.Union(
+    CostExceedsClaim,
+    Plan.InvalidPlan,
+    WireTransaction.Refusal
+  ),
+  execute: (plan: Plan.TransactionPlan, wallet: string, claimable: number) =>
+    Effect.gen(function*() {
+      const { options, wallets } = yield* Settings
+      const keeperWallet = wallets.get(wallet)
+      const maxCostFraction = keeperWallet?.rules.maxCostFraction
+      if (
+        keeperWallet === undefined || maxCostFraction === undefined ||
+        !plan.transactions.some((stage) => stage.kind === "claim")
+      ) return plan
+      yield* PlanExecutor.verify(plan, { format: options.config.transactionFormat }).pipe(
+        Effect.provide(Signers.layer(keeperWallet.signer))
+      )
+      const cost = yield* planCost(plan, wallet)
+      const owed = BigInt(Math.trunc(claimable))
+      if (ClaimCost.pays(cost, owed, maxCostFraction)) return plan
+      const skipped = OutcomeModule.skip(cost, owed, maxCostFraction)
+      return yield* new CostExceedsClaim({
+        ...cost,
+        claimable: owed,
+        maxCostFraction,
+        message: skipped.message ?? ""
+      })
+    })
+})
+
+/**
+ * The plan step: the service's claim plan for the position, through the fee cap and the "claim
+ * only when it pays" check.
  *
  * @since 0.1.0
  * @category steps
@@ -264,8 +323,8 @@ export const checkFeeCap = Step.make({
 export const buildPlan = Step.make({
   name: "buildPlan",
   success: Plan.TransactionPlan,
-  error: Schema.Union(ServiceFailure, checkFeeCap.error),
-  execute: (position: Position) =>
+  error: Schema.Union(ServiceFailure, checkFeeCap.error, checkPays.error),
+  execute: (position: Position, claimable: number) =>
     Effect.gen(function*() {
       const { options, wallets } = yield* Settings
       const client = yield* FeeShareClient
@@ -277,7 +336,7 @@ export const buildPlan = Step.make({
           wallets.get(position.wallet)?.rules.plan(position.mint)
         )
       )
-      return yield* checkFeeCap.run(plan)
+      return yield* checkPays.run(yield* checkFeeCap.run(plan), position.wallet, claimable)
     })
 })
 
@@ -319,20 +378,10 @@ export const execute = Step.make({
     journaled: JournalWrites.JournaledExecution
   ) =>
     Effect.gen(function*() {
-      const { commitment, options, rebroadcastInterval, warmupInterval, wallets } = yield* Settings
-      const plan = yield* buildPlan.run(position)
-      // claim only when it pays: the cost read from the verified plan, before anything is signed
-      const maxCostFraction = wallets.get(position.wallet)?.rules.maxCostFraction
-      if (maxCostFraction !== undefined) {
-        yield* PlanExecutor.verify(plan, { format: options.config.transactionFormat }).pipe(
-          Effect.provide(Signers.layer(signer))
-        )
-        const cost = yield* planCost(plan, position.wallet)
-        const owed = BigInt(Math.trunc(claimable))
-        if (!ClaimCost.pays(cost, owed, maxCostFraction)) return OutcomeModule.skip(cost, owed, maxCostFraction)
-      }
+      const { commitment, options, rebroadcastInterval, warmupInterval } = yield* Settings
+      const plan = yield* buildPlan.run(position, claimable)
       const result = yield* PlanExecutor.execute(plan, {
-        rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position)),
+        rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position, claimable)),
         commitment,
         format: options.config.transactionFormat,
         rebroadcastInterval,
@@ -375,7 +424,13 @@ export const claimPosition = (payload: {
     if (begin._tag === "Finished") return begin.outcome
     const journaled = yield* JournalWrites.journaledExecution(payload, begin.round)
     return yield* execute.run(payload, begin.claimable, wallet.signer, journaled).pipe(
-      Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error, journaled.fees())))
+      Effect.catchAll((error) =>
+        Effect.succeed(
+          error._tag === "CostExceedsClaim"
+            ? { ...OutcomeModule.skip(error, error.claimable, error.maxCostFraction), fees: journaled.fees() }
+            : OutcomeModule.fromError(error, journaled.fees())
+        )
+      )
     )
   }).pipe(Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error))))
 

@@ -124,7 +124,7 @@ export const skip = (
 export const isRefusal = Schema.is(WireTransaction.Refusal)
 
 /**
- * The kind of a run that ended in `error`: the fee cap; a refusal (a verification, or a plan
+ * The kind of a run that ended in `error`: the fee cap; a claim that does not pay; a refusal (a verification, or a plan
  * the executor found invalid: nothing signed); else a failure.
  *
  * @since 0.1.0
@@ -133,6 +133,8 @@ export const isRefusal = Schema.is(WireTransaction.Refusal)
 export const kindOfError = (error: { readonly _tag: string }): Kind =>
   error._tag === "FeeCapReached"
     ? "fee-cap"
+    : error._tag === costExceedsClaim
+    ? "skipped"
     : isRefusal(error) || error._tag === "InvalidPlan"
     ? "refused"
     : "failed"
