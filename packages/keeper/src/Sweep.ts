@@ -110,7 +110,8 @@ const sendRound = (
     const { commitment, options, rebroadcastInterval, runner } = yield* Settings
     const chain = yield* Chain.Chain
     const signed = yield* Effect.forEach(verified, TransactionSigning.sign)
-    const height = yield* chain.blockHeight(commitment)
+    // no stated lifetime (a vault sweep): the newest blockhash's, which no signed transaction outlives
+    const bound = yield* chain.lastValidBlockHeight(commitment)
     const now = yield* Clock.currentTimeMillis
     const rows = signed.map((transaction, i): Journal.StageRow => ({
       key: run.key,
@@ -122,8 +123,7 @@ const sendRound = (
       dependsOn: i === 0 ? [] : [stageIds[i - 1]!],
       signature: transaction.signature,
       bytes: base64(transaction.bytes),
-      // no stated height: the longest the blockhash can live from now (a reconciliation waits no less)
-      lastValidBlockHeight: Option.getOrElse(transaction.lastValidBlockHeight, () => height + Chain.blockhashLifetime),
+      lastValidBlockHeight: Option.getOrElse(transaction.lastValidBlockHeight, () => bound),
       fee: ClaimCost.ofTransaction(verified[i]!.decoded, signer.publicKey).fees,
       status: "signed",
       slot: null,
@@ -136,7 +136,12 @@ const sendRound = (
     const confirm = { commitment, rebroadcastInterval }
     for (const [i, transaction] of signed.entries()) {
       const row = rows[i]!
-      const submitted = yield* Chain.submit(transaction, confirm).pipe(
+      const sendable: Chain.Sendable = {
+        bytes: transaction.bytes,
+        signature: transaction.signature,
+        lastValidBlockHeight: Option.some(row.lastValidBlockHeight)
+      }
+      const submitted = yield* Chain.submit(sendable, confirm).pipe(
         Effect.tapError((error) =>
           error._tag === "BlockhashExpired" ? JournalWrites.settle.run(row, "expired", null) : Effect.void
         )
