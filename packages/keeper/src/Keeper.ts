@@ -120,7 +120,9 @@ export interface PassReport {
 const dryRun = (wallet: KeeperConfig.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
   Effect.gen(function*() {
     const client = yield* FeeShareClient
-    const plan = yield* client.claims.createPlan(request(wallet.signer.publicKey, mint, format, wallet.rules.plan(mint)))
+    const plan = yield* client.claims.createPlan(
+      request(wallet.signer.publicKey, mint, format, wallet.rules.plan(mint))
+    )
     yield* PlanExecutor.verify(plan, { format }).pipe(Effect.provide(Signers.layer(wallet.signer)))
     return Outcome.make({ outcome: "dry-run", lamports: BigInt(claimable) })
   }).pipe(Effect.catchAll((error) => Effect.succeed(Outcome.fromError(error))))
@@ -217,7 +219,9 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     const [positions, listed, deployer, rounds] = yield* Effect.all([
       client.claims.positions({ wallet: address }),
       orNothing(client.claims.vaults({ wallet: address })),
-      kinds.has("deployer") ? orNothing(client.claims.deployerPositions({ wallet: address })) : Effect.succeed(undefined),
+      kinds.has("deployer")
+        ? orNothing(client.claims.deployerPositions({ wallet: address }))
+        : Effect.succeed(undefined),
       journal.runCounts(address)
     ], { concurrency: "unbounded" })
     const vaults = listed?.vaults ?? []

@@ -11,8 +11,8 @@ import { FileSystem } from "@effect/platform"
 import { Claims, PublicKey, RawAmount, type Signer } from "@feeshare/domain"
 import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import * as Item from "./Item.js"
 import * as Yaml from "yaml"
+import * as Item from "./Item.js"
 
 const Mints = Schema.Array(PublicKey.PublicKey)
 
@@ -134,10 +134,12 @@ export interface PlanOptionsHolder {
   readonly tokens?: Readonly<Record<string, PlanOptions>> | undefined
 }
 
-const planIssues = (config: PlanOptionsHolder & {
-  readonly transactionFormat: Claims.TransactionFormat
-  readonly wallets: ReadonlyArray<PlanOptionsHolder>
-}): Array<Schema.FilterIssue> => {
+const planIssues = (
+  config: PlanOptionsHolder & {
+    readonly transactionFormat: Claims.TransactionFormat
+    readonly wallets: ReadonlyArray<PlanOptionsHolder>
+  }
+): Array<Schema.FilterIssue> => {
   const issues: Array<Schema.FilterIssue> = []
   const check = (prefix: ReadonlyArray<PropertyKey>, options: PlanOptionsHolder) => {
     if (options.plan !== undefined) {

@@ -223,9 +223,13 @@ const claim = (
         }))
       if (batchNumber === 0) {
         const skipped = pays(verified, owed)
-        if (skipped !== undefined) return skipped
+        if (skipped !== undefined) {
+          return skipped
+        }
       }
-      const ids = verified.map((_, i) => `deployer-${i}`)
+      const ids = verified.map((_, i) =>
+        `deployer-${i}`
+      )
       yield* sendRound(run, signer, verified, ids, firstRound + batchNumber, paid)
       if (batch.remainingTokenMints.length === 0) break
       if (batchNumber === bound - 1) {

@@ -9,11 +9,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { ClaimTransactions } from "@feeshare/domain"
+import { SandboxInfo } from "@feeshare/sandbox/Server"
 import * as ChainRpc from "@feeshare/solana/ChainRpc"
 import * as Flows from "@feeshare/solana/Flows"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as Signers from "@feeshare/solana/Signers"
-import { SandboxInfo } from "@feeshare/sandbox/Server"
 import { Effect, Layer } from "effect"
 import * as Journal from "../src/Journal.js"
 import * as Keeper from "../src/Keeper.js"
@@ -104,8 +104,10 @@ describe("Keeper sweeps", () => {
         // 6 SOL migrates the pool (the deployer earns from then on), 2 more accrue its share
         yield* token({ creator: wallet, partner: address, claimer: address, buys: [6n * SOL, 2n * SOL] })
         const owed = yield* owedTo(address)
-        assert.isTrue(owed.position > 0n && owed.partner > 0n && owed.deployer > 0n, JSON.stringify(owed, (_, v) =>
-          typeof v === "bigint" ? String(v) : v))
+        assert.isTrue(
+          owed.position > 0n && owed.partner > 0n && owed.deployer > 0n,
+          JSON.stringify(owed, (_, v) => typeof v === "bigint" ? String(v) : v)
+        )
         const before = yield* wsolBalance(address)
 
         const keeperLayer = yield* keeper([wallet], { transactionFormat: "v0" })
