@@ -220,7 +220,17 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
       client.claims.positions({ wallet: address }),
       orNothing(client.claims.vaults({ wallet: address })),
       kinds.has("deployer")
-        ? orNothing(client.claims.deployerPositions({ wallet: address }))
+        ? orNothing(client.claims.deployerPositions({ wallet: address })).pipe(
+          // the deployer's listing failing leaves this pass without a deployer claim, not without claims
+          Effect.catchAll((error) =>
+            Effect.as(
+              Effect.logWarning("deployer positions unavailable").pipe(
+                Effect.annotateLogs({ wallet: address, tag: error._tag, reason: error.message })
+              ),
+              undefined
+            )
+          )
+        )
         : Effect.succeed(undefined),
       journal.runCounts(address)
     ], { concurrency: "unbounded" })
