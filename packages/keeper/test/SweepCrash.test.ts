@@ -7,13 +7,7 @@
  * had the restart asked the service for one, could land too: the test shows there is none.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import { SandboxInfo } from "@feeshare/sandbox/Server"
-import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as Flows from "@feeshare/solana/Flows"
-import * as LocalSigner from "@feeshare/solana/LocalSigner"
-import * as Signers from "@feeshare/solana/Signers"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Item from "../src/Item.js"
@@ -24,6 +18,8 @@ import {
   keyFile,
   ledgerFates,
   NATIVE_MINT,
+  partnerOwed,
+  partnerVault,
   recordingProxy,
   sandboxApi,
   sandboxLayer,
@@ -42,48 +38,6 @@ interface SweepReport {
     readonly sweeps: ReadonlyArray<{ readonly kind: string; readonly outcome: string; readonly amount: string }>
   }>
 }
-
-/** A token (created by a fresh key, its only claimer) with `partner` as partner, bought for 2 SOL. */
-const partnerOf = (partner: KeyFile) =>
-  Effect.gen(function*() {
-    const info = yield* SandboxInfo
-    const sandbox = yield* sandboxApi
-    const client = yield* FeeShareClient
-    const chain = ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })
-    const creator = yield* LocalSigner.generate
-    yield* sandbox.sandbox.airdrop({ payload: { address: creator.publicKey, lamports: 100n * SOL } })
-    const created = yield* sandbox.sandbox.createToken({ payload: { creator: creator.publicKey } })
-    yield* sandbox.sandbox.createFeeShareConfig({
-      payload: {
-        mint: created.mint,
-        admin: creator.publicKey,
-        partner: partner.signer.publicKey,
-        claimers: [{ wallet: creator.publicKey, bps: 10_000 }]
-      }
-    })
-    const launch = yield* client.launch.createTransaction({
-      ipfs: `ipfs://sweep-crash-${created.mint}`,
-      tokenMint: created.mint,
-      wallet: creator.publicKey,
-      configKey: created.configKey,
-      initialBuyLamports: 0
-    })
-    const signed = Layer.merge(Signers.layer(creator), chain)
-    yield* Flows.launch(launch, { mint: created.mint }).pipe(Effect.provide(signed))
-    const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: created.mint, amount: 2n * SOL })
-    const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: creator.publicKey })
-    yield* Flows.swap(swap).pipe(Effect.provide(signed))
-  })
-
-const partnerOwed = (wallet: string) =>
-  Effect.flatMap(
-    FeeShareClient,
-    (client) =>
-      Effect.map(
-        client.claims.vaults({ wallet }),
-        ({ vaults }) => vaults.find((v) => v.kind === "partner")?.claimableAmount ?? 0n
-      )
-  )
 
 const scenario = (wallet: KeyFile, hook: string) =>
   Effect.gen(function*() {
@@ -155,7 +109,7 @@ describe("Keeper vault sweep crash safety (spawned processes, kill -9)", () => {
           const sandbox = yield* sandboxApi
           for (const wallet of wallets) {
             yield* sandbox.sandbox.airdrop({ payload: { address: wallet.signer.publicKey, lamports: 1n * SOL } })
-            yield* partnerOf(wallet)
+            yield* partnerVault(wallet.signer.publicKey)
           }
 
           // killed after the signed sweep was journaled, before it was sent: the restart sends the same bytes
