@@ -42,7 +42,8 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 const keeperRound = Effect.gen(function*() {
   const { claims, wallets } = yield* setUp
-  const layer = yield* keeper(wallets, { minClaimableLamports: 1, transactionFormat: "v1" })
+  // positions only, as the bare loop: no deployer listing or sweeps (their wallets have none)
+  const layer = yield* keeper(wallets, { minClaimableLamports: 1, transactionFormat: "v1", kinds: ["position"] })
   const started = yield* timed(Layer.build(layer))
   const pass = yield* timed(Keeper.pass.pipe(Effect.provide(started.result)))
   const { millis, result } = pass

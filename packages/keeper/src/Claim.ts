@@ -8,6 +8,7 @@ import { Workflow } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { type Claims, FeeShareError, Plan, Signer } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
+import * as ClaimCost from "@feeshare/solana/ClaimCost"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
@@ -48,6 +49,21 @@ export class FeeCapReached extends Schema.TaggedError<FeeCapReached>()("FeeCapRe
 }) {}
 
 /**
+ * The claim would not pay: what its verified transactions cost the wallet (network fees, rent
+ * of the accounts they create) is more than `maxCostFraction` of what it would claim.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CostExceedsClaim extends Schema.TaggedError<CostExceedsClaim>()("CostExceedsClaim", {
+  fees: Schema.BigInt,
+  rent: Schema.BigInt,
+  claimable: Schema.BigInt,
+  maxCostFraction: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
  * The claim of one position, durable: the idempotency key is the run's key (the wallet, the
  * token mint and the round: the number of runs of that position already finished) and, on a
  * cluster, the placement number that puts the workflow on the wallet's runner
@@ -82,12 +98,36 @@ export const isRefusal = OutcomeModule.isRefusal
 /** An `Outcome` with nothing claimed, spent or signed unless given. */
 export const outcome = OutcomeModule.make
 
-/** The claim-plan request of a position. */
-export const request = (wallet: string, mint: string, format: Claims.TransactionFormat): Claims.ClaimPlanRequest => ({
+/**
+ * The claim-plan request of a position, with its plan options (`KeeperConfig.PlanOptions`:
+ * `lookupTables` is the request's `additionalLookupTables`).
+ */
+export const request = (
+  wallet: string,
+  mint: string,
+  format: Claims.TransactionFormat,
+  options: KeeperConfig.PlanOptions = {}
+): Claims.ClaimPlanRequest => ({
   feeClaimer: wallet,
   tokenMint: mint,
-  transactionFormat: format
+  transactionFormat: format,
+  ...(options.source === undefined ? {} : { source: options.source }),
+  ...(options.quoteMint === undefined ? {} : { quoteMint: options.quoteMint }),
+  ...(options.feeLimits === undefined ? {} : { feeLimits: options.feeLimits }),
+  ...(options.lookupTables === undefined ? {} : { additionalLookupTables: options.lookupTables })
 })
+
+/**
+ * What a plan's transactions cost `wallet` (`ClaimCost`), read from their bytes.
+ *
+ * @since 0.1.0
+ * @category claiming
+ */
+export const planCost = (plan: Plan.TransactionPlan, wallet: string) =>
+  Effect.map(
+    Effect.forEach(plan.transactions, (stage) => WireTransaction.decode(stage.transaction, stage.encoding, stage.id)),
+    (decoded) => ClaimCost.ofTransactions(decoded, wallet)
+  )
 
 /**
  * A position of a wallet, and its workflow's key.
@@ -231,7 +271,51 @@ export const checkFeeCap = Step.make({
 })
 
 /**
- * The plan step: the service's claim plan for the position, through the fee cap.
+ * The "claim only when it pays" step (when the wallet's `maxCostFraction` is set): `plan`,
+ * unless it holds a claim stage and what its transactions cost the wallet (`ClaimCost`, read
+ * from the bytes once the plan passed every verification made before signing) is more than
+ * the fraction of `claimable` (`CostExceedsClaim`). A plan of setup stages only (a lookup
+ * table the claim will use) passes: its claim is checked when the plan is asked again.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export const checkPays = Step.make({
+  name: "checkPays",
+  success: Plan.TransactionPlan,
+  error: Schema.Union(
+    CostExceedsClaim,
+    Plan.InvalidPlan,
+    WireTransaction.Refusal
+  ),
+  execute: (plan: Plan.TransactionPlan, wallet: string, claimable: number) =>
+    Effect.gen(function*() {
+      const { options, wallets } = yield* Settings
+      const keeperWallet = wallets.get(wallet)
+      const maxCostFraction = keeperWallet?.rules.maxCostFraction
+      if (
+        keeperWallet === undefined || maxCostFraction === undefined ||
+        !plan.transactions.some((stage) => stage.kind === "claim")
+      ) return plan
+      yield* PlanExecutor.verify(plan, { format: options.config.transactionFormat }).pipe(
+        Effect.provide(Signers.layer(keeperWallet.signer))
+      )
+      const cost = yield* planCost(plan, wallet)
+      const owed = BigInt(Math.trunc(claimable))
+      if (ClaimCost.pays(cost, owed, maxCostFraction)) return plan
+      const skipped = OutcomeModule.skip(cost, owed, maxCostFraction)
+      return yield* new CostExceedsClaim({
+        ...cost,
+        claimable: owed,
+        maxCostFraction,
+        message: skipped.message ?? ""
+      })
+    })
+})
+
+/**
+ * The plan step: the service's claim plan for the position, through the fee cap and the "claim
+ * only when it pays" check.
  *
  * @since 0.1.0
  * @category steps
@@ -239,15 +323,20 @@ export const checkFeeCap = Step.make({
 export const buildPlan = Step.make({
   name: "buildPlan",
   success: Plan.TransactionPlan,
-  error: Schema.Union(ServiceFailure, checkFeeCap.error),
-  execute: (position: Position) =>
+  error: Schema.Union(ServiceFailure, checkFeeCap.error, checkPays.error),
+  execute: (position: Position, claimable: number) =>
     Effect.gen(function*() {
-      const { options } = yield* Settings
+      const { options, wallets } = yield* Settings
       const client = yield* FeeShareClient
       const plan = yield* client.claims.createPlan(
-        request(position.wallet, position.mint, options.config.transactionFormat)
+        request(
+          position.wallet,
+          position.mint,
+          options.config.transactionFormat,
+          wallets.get(position.wallet)?.rules.plan(position.mint)
+        )
       )
-      return yield* checkFeeCap.run(plan)
+      return yield* checkPays.run(yield* checkFeeCap.run(plan), position.wallet, claimable)
     })
 })
 
@@ -290,9 +379,9 @@ export const execute = Step.make({
   ) =>
     Effect.gen(function*() {
       const { commitment, options, rebroadcastInterval, warmupInterval } = yield* Settings
-      const plan = yield* buildPlan.run(position)
+      const plan = yield* buildPlan.run(position, claimable)
       const result = yield* PlanExecutor.execute(plan, {
-        rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position)),
+        rebuild: () => Effect.zipRight(journaled.flush, buildPlan.run(position, claimable)),
         commitment,
         format: options.config.transactionFormat,
         rebroadcastInterval,
@@ -335,7 +424,13 @@ export const claimPosition = (payload: {
     if (begin._tag === "Finished") return begin.outcome
     const journaled = yield* JournalWrites.journaledExecution(payload, begin.round)
     return yield* execute.run(payload, begin.claimable, wallet.signer, journaled).pipe(
-      Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error, journaled.fees())))
+      Effect.catchAll((error) =>
+        Effect.succeed(
+          error._tag === "CostExceedsClaim"
+            ? { ...OutcomeModule.skip(error, error.claimable, error.maxCostFraction), fees: journaled.fees() }
+            : OutcomeModule.fromError(error, journaled.fees())
+        )
+      )
     )
   }).pipe(Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error))))
 

@@ -110,6 +110,7 @@ const failedReport = (wallet: string, tag: string, message: string): Keeper.Wall
   positions: [],
   skipped: 0,
   vaults: [],
+  sweeps: [],
   error: { tag, message }
 })
 

@@ -13,13 +13,15 @@ import { ClusterWorkflowEngine, SingleRunner } from "@effect/cluster"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { WorkflowEngine } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
-import type { Claims } from "@feeshare/domain"
+import { type Claims, ClaimTransactions } from "@feeshare/domain"
 import type * as Chain from "@feeshare/solana/Chain"
+import * as ClaimAll from "@feeshare/solana/ClaimAll"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Clock, Effect, Layer, Metric, Option, Schema } from "effect"
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 import { ClaimWorkflow, ClaimWorkflowLive, request } from "./Claim.js"
+import * as Item from "./Item.js"
 import * as Journal from "./Journal.js"
 import * as JournalWrites from "./JournalWrites.js"
 import * as KeeperConfig from "./KeeperConfig.js"
@@ -28,6 +30,7 @@ import * as Outcome from "./Outcome.js"
 import * as Placement from "./Placement.js"
 import { reconcile } from "./Reconcile.js"
 import { make as makeSettings, type Options, passSchedule, Settings } from "./Settings.js"
+import * as Sweep from "./Sweep.js"
 
 /** @since 0.1.0 */
 export { claimPosition, ClaimWorkflow, ClaimWorkflowLive, FeeCapReached, Outcome } from "./Claim.js"
@@ -56,6 +59,29 @@ export const PositionReport = Schema.Struct({
 export interface PositionReport extends Schema.Schema.Type<typeof PositionReport> {}
 
 /**
+ * One vault sweep or deployer claim in a pass's report.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SweepReport = Schema.Struct({
+  ...Outcome.Outcome.fields,
+  kind: Item.Kind,
+  /** The item's subject (`Item.ts`): `vault:<kind>:<quoteMint>` or `deployer:<quoteMint>`. */
+  subject: Schema.String,
+  quoteMint: Schema.String,
+  /** What the listing said is owed, in the quote mint's smallest unit. */
+  claimable: Schema.BigInt,
+  key: Schema.NullOr(Schema.String)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SweepReport extends Schema.Schema.Type<typeof SweepReport> {}
+
+/**
  * One wallet in a pass's report.
  *
  * @since 0.1.0
@@ -66,10 +92,12 @@ export const WalletReport = Schema.Struct({
   positions: Schema.Array(PositionReport),
   /** Positions left alone by the policy (below the minimum, not allowed, denied). */
   skipped: Schema.Number,
-  /** Partner/deployer vault claimables (reported, not claimed by the keeper). */
+  /** Partner/deployer vault claimables as listed at the start of the pass. */
   vaults: Schema.Array(
     Schema.Struct({ kind: Schema.String, quoteMint: Schema.String, claimableAmount: Schema.String })
   ),
+  /** The vault sweeps and the deployer claim of the pass. */
+  sweeps: Schema.Array(SweepReport),
   error: Schema.NullOr(Schema.Struct({ tag: Schema.String, message: Schema.String }))
 })
 
@@ -92,7 +120,9 @@ export interface PassReport {
 const dryRun = (wallet: KeeperConfig.Wallet, mint: string, claimable: number, format: Claims.TransactionFormat) =>
   Effect.gen(function*() {
     const client = yield* FeeShareClient
-    const plan = yield* client.claims.createPlan(request(wallet.signer.publicKey, mint, format))
+    const plan = yield* client.claims.createPlan(
+      request(wallet.signer.publicKey, mint, format, wallet.rules.plan(mint))
+    )
     yield* PlanExecutor.verify(plan, { format }).pipe(Effect.provide(Signers.layer(wallet.signer)))
     return Outcome.make({ outcome: "dry-run", lamports: BigInt(claimable) })
   }).pipe(Effect.catchAll((error) => Effect.succeed(Outcome.fromError(error))))
@@ -117,9 +147,40 @@ const claim = (payload: {
     return yield* ClaimWorkflow.execute({ ...payload, placement: salt })
   })
 
+/** Runs the sweep workflow of a vault or of the deployer's positions beside its wallet. */
+const sweep = (run: Sweep.Run) =>
+  Effect.gen(function*() {
+    const placement = yield* Placement.Placement
+    const salt = yield* placement.beside(
+      Sweep.SweepWorkflow,
+      (placement) => Sweep.SweepWorkflow.payloadSchema.make({ ...run, placement }),
+      run.wallet
+    )
+    return yield* Sweep.SweepWorkflow.execute({ ...run, placement: salt })
+  })
+
+/** `undefined` for the service's 400 "Nothing to claim". */
+const orNothing = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(effect, ClaimAll.isNothingToClaim, () => Effect.succeed(undefined))
+
+const sweepReport = (subject: string, claimable: bigint, key: string | null, result: Outcome.Outcome): SweepReport => {
+  const item = Item.parse(subject)
+  return {
+    ...result,
+    kind: item.kind,
+    subject,
+    quoteMint: item.kind === "position" ? "" : item.quoteMint,
+    claimable,
+    key
+  }
+}
+
 /**
- * One wallet's pass: its positions and vaults, then a claim workflow per position the policy
- * selects (one after another), each outcome recorded. Failures become the report's `error`.
+ * One wallet's pass: its positions, vaults and deployer positions, then a claim workflow per
+ * position the policy selects, then a sweep workflow per vault and one for the deployer's
+ * positions (`ClaimAll.itemsOf`: the deployer's vault in the deployer's quote mint is the
+ * deployer claim's), one after another, each outcome recorded. A sweep in wrapped SOL below
+ * `minClaimableLamports` is left alone. Failures become the report's `error`.
  *
  * @since 0.1.0
  * @category claiming
@@ -135,24 +196,46 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     const journal = yield* Journal.Journal
     const address = wallet.signer.publicKey
     const reports: Array<PositionReport> = []
+    const sweeps: Array<SweepReport> = []
     // runs cut short by a crash (here or on a runner that died): the engine resumes or has
     // finished their workflow; the same key attaches to it, and its outcome is recorded now
     if (!options.config.dryRun) {
       for (const { key, mint } of yield* journal.unrecorded(address)) {
         const startedAt = yield* Clock.currentTimeMillis
-        const result = yield* claim({ wallet: address, mint, key, claimable: 0 })
-        yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
-        reports.push({ ...result, mint, claimable: Number(result.lamports), key })
+        if (Item.kindOf(mint) === "position") {
+          const result = yield* claim({ wallet: address, mint, key, claimable: 0 })
+          yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
+          reports.push({ ...result, mint, claimable: Number(result.lamports), key })
+        } else {
+          const result = yield* sweep({ wallet: address, subject: mint, key, claimable: 0n })
+          yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
+          sweeps.push(sweepReport(mint, result.lamports, key, result))
+        }
       }
     }
-    // the wallet's claimables, read once per pass: its positions and vaults at the same time,
-    // and the finished runs of each of its positions (the round of each workflow's key)
-    const [positions, { vaults }, rounds] = yield* Effect.all([
+    const kinds = wallet.rules.kinds
+    // the wallet's claimables, read once per pass: its positions, vaults and deployer positions
+    // at the same time, and the finished runs of each of its items (the round of each workflow's key)
+    const [positions, listed, deployer, rounds] = yield* Effect.all([
       client.claims.positions({ wallet: address }),
-      client.claims.vaults({ wallet: address }),
+      orNothing(client.claims.vaults({ wallet: address })),
+      kinds.has("deployer")
+        ? orNothing(client.claims.deployerPositions({ wallet: address })).pipe(
+          // the deployer's listing failing leaves this pass without a deployer claim, not without claims
+          Effect.catchAll((error) =>
+            Effect.as(
+              Effect.logWarning("deployer positions unavailable").pipe(
+                Effect.annotateLogs({ wallet: address, tag: error._tag, reason: error.message })
+              ),
+              undefined
+            )
+          )
+        )
+        : Effect.succeed(undefined),
       journal.runCounts(address)
     ], { concurrency: "unbounded" })
-    const chosen = positions.filter((p, i) =>
+    const vaults = listed?.vaults ?? []
+    const chosen = !kinds.has("position") ? [] : positions.filter((p, i) =>
       // one run per token mint
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
       KeeperConfig.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
@@ -168,11 +251,30 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
       yield* JournalWrites.recordRun.run({ wallet: address, mint, key, startedAt }, result)
       reports.push({ ...result, mint, claimable, key })
     }
+    const items = ClaimAll.itemsOf([], vaults, deployer).filter((item) =>
+      kinds.has(item.kind) &&
+      (item.asset !== ClaimTransactions.wrappedSolMint || item.amount >= BigInt(wallet.rules.minClaimableLamports))
+    )
+    for (const item of items) {
+      const subject = item.kind === "deployer"
+        ? Item.deployerSubject(item.asset)
+        : Item.vaultSubject(item.subject.startsWith("partner") ? "partner" : "deployer", item.asset)
+      // one run per subject (a vault listed twice is swept once)
+      if (sweeps.some((done) => done.subject === subject)) continue
+      const key = `${address}/${subject}/${rounds.get(subject) ?? 0}`
+      const startedAt = yield* Clock.currentTimeMillis
+      const result = options.config.dryRun
+        ? yield* Sweep.dryRun(wallet.signer, subject, item.amount)
+        : yield* sweep({ wallet: address, subject, key, claimable: item.amount })
+      yield* JournalWrites.recordRun.run({ wallet: address, mint: subject, key, startedAt }, result)
+      sweeps.push(sweepReport(subject, item.amount, key, result))
+    }
     const report: WalletReport = {
       wallet: address,
       positions: reports,
       skipped: positions.filter((p) => p.totalClaimableLamportsUserShare > 0).length - chosen.length,
       vaults: vaults.map((v) => ({ kind: v.kind, quoteMint: v.quoteMint, claimableAmount: String(v.claimableAmount) })),
+      sweeps,
       error: null
     }
     return report
@@ -188,6 +290,7 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
           positions: [],
           skipped: 0,
           vaults: [],
+          sweeps: [],
           error: { tag: error._tag, message: error.message }
         }
         return report
@@ -234,13 +337,13 @@ export const runForever = <R>(onPass: (report: PassReport) => Effect.Effect<void
   })
 
 /**
- * The keeper's settings, and the claim workflow registered with the engine.
+ * The keeper's settings, and the claim and sweep workflows registered with the engine.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (options: Options) =>
-  ClaimWorkflowLive.pipe(
+  Layer.merge(ClaimWorkflowLive, Sweep.SweepWorkflowLive).pipe(
     Layer.provideMerge(Layer.succeed(Settings, makeSettings(options)))
   )
 

@@ -8,12 +8,42 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { PublicKey, RawAmount, type Signer } from "@feeshare/domain"
+import { Claims, PublicKey, RawAmount, type Signer } from "@feeshare/domain"
 import * as WalletSource from "@feeshare/solana/WalletSource"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Yaml from "yaml"
+import * as Item from "./Item.js"
 
 const Mints = Schema.Array(PublicKey.PublicKey)
+
+/**
+ * The options of a position's claim plan (`ClaimPlanRequest` of `@feeshare/domain`, each
+ * field the domain's own): the claimable `source`, the `quoteMint`, the `feeLimits` and the
+ * `lookupTables` (the request's `additionalLookupTables`). Checked with the domain's rules
+ * (`Claims.claimPlanIssue`) when the configuration is read. Vault sweeps and deployer claims
+ * take no plan options.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PlanOptions = Schema.Struct({
+  source: Schema.optionalWith(Claims.ClaimSource, { exact: true }),
+  quoteMint: Schema.optionalWith(PublicKey.PublicKey, { exact: true }),
+  feeLimits: Schema.optionalWith(
+    Schema.Array(Claims.FeeLimit).pipe(Schema.maxItems(Claims.limits.feeLimits)),
+    { exact: true }
+  ),
+  lookupTables: Schema.optionalWith(
+    Schema.Array(PublicKey.PublicKey).pipe(Schema.maxItems(Claims.limits.additionalLookupTables)),
+    { exact: true }
+  )
+}).annotations({ identifier: "PlanOptions" })
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export type PlanOptions = typeof PlanOptions.Type
 
 /**
  * Which positions of a wallet are claimed. A wallet's own rules replace the defaults field by
@@ -28,7 +58,22 @@ export const Rules = Schema.Struct({
   /** Only these token mints (absent: every token). */
   allow: Schema.optionalWith(Mints, { exact: true }),
   /** Never these token mints. */
-  deny: Schema.optionalWith(Mints, { exact: true })
+  deny: Schema.optionalWith(Mints, { exact: true }),
+  /** What is claimed: `position`, `vault`, `deployer` (absent: all three). */
+  kinds: Schema.optionalWith(Schema.Array(Item.Kind).pipe(Schema.minItems(1)), { exact: true }),
+  /**
+   * Claim only when it pays: an item whose network fees plus rent (read from its verified
+   * transactions) exceed this fraction of what it would claim is skipped. Absent: every item
+   * is claimed whatever it costs.
+   */
+  maxCostFraction: Schema.optionalWith(
+    Schema.Number.pipe(Schema.greaterThan(0), Schema.lessThanOrEqualTo(1)),
+    { exact: true }
+  ),
+  /** The plan options of every position. */
+  plan: Schema.optionalWith(PlanOptions, { exact: true }),
+  /** The plan options of the positions in these token mints (over `plan`, field by field). */
+  tokens: Schema.optionalWith(Schema.Record({ key: PublicKey.PublicKey, value: PlanOptions }), { exact: true })
 })
 
 /**
@@ -50,6 +95,68 @@ export const WalletEntry = Schema.Union(
  * @category schemas
  */
 export type WalletEntry = typeof WalletEntry.Type
+
+/**
+ * The first broken rule of the domain's claim-plan rules (`Claims.claimPlanIssue`) in one set
+ * of plan options, its path in the options' own names (`lookupTables`); `tokenMint` when the
+ * options are a token's.
+ *
+ * @since 0.1.0
+ * @category rules
+ */
+export const planOptionsIssue = (
+  options: PlanOptions,
+  transactionFormat: Claims.TransactionFormat,
+  tokenMint?: string
+): { readonly path: ReadonlyArray<string | number>; readonly message: string } | undefined => {
+  const issue = Claims.claimPlanIssue({
+    tokenMint: tokenMint ?? "",
+    quoteMint: options.quoteMint,
+    transactionFormat,
+    feeLimits: options.feeLimits,
+    additionalLookupTables: options.lookupTables
+  })
+  if (issue === undefined) return undefined
+  const [head, ...rest] = issue.path
+  return { path: [head === "additionalLookupTables" ? "lookupTables" : head ?? "", ...rest], message: issue.rule }
+}
+
+/** Every set of plan options in a configuration (top level, per wallet, per token) checked, with its path. */
+/**
+ * Where plan options are set: `plan` for every position, `tokens` per token mint (the
+ * configuration's top level and each wallet entry).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PlanOptionsHolder {
+  readonly plan?: PlanOptions | undefined
+  readonly tokens?: Readonly<Record<string, PlanOptions>> | undefined
+}
+
+const planIssues = (
+  config: PlanOptionsHolder & {
+    readonly transactionFormat: Claims.TransactionFormat
+    readonly wallets: ReadonlyArray<PlanOptionsHolder>
+  }
+): Array<Schema.FilterIssue> => {
+  const issues: Array<Schema.FilterIssue> = []
+  const check = (prefix: ReadonlyArray<PropertyKey>, options: PlanOptionsHolder) => {
+    if (options.plan !== undefined) {
+      const issue = planOptionsIssue(options.plan, config.transactionFormat)
+      if (issue !== undefined) issues.push({ path: [...prefix, "plan", ...issue.path], message: issue.message })
+    }
+    for (const [mint, tokenOptions] of Object.entries(options.tokens ?? {})) {
+      const issue = planOptionsIssue(tokenOptions, config.transactionFormat, mint)
+      if (issue !== undefined) {
+        issues.push({ path: [...prefix, "tokens", mint, ...issue.path], message: issue.message })
+      }
+    }
+  }
+  check([], config)
+  config.wallets.forEach((wallet, i) => check(["wallets", i], wallet))
+  return issues
+}
 
 /**
  * The keeper's configuration file.
@@ -83,7 +190,10 @@ export const Config = Schema.Struct({
   intervalSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { exact: true, default: () => 60 }),
   /** Wallets worked on at the same time. */
   concurrency: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 64)), { exact: true, default: () => 4 })
-}).annotations({ identifier: "KeeperConfig" })
+}).pipe(
+  Schema.filter((config) => planIssues(config)),
+  Schema.annotations({ identifier: "KeeperConfig" })
+)
 
 /**
  * @since 0.1.0
@@ -227,6 +337,12 @@ export interface WalletRules {
   readonly minClaimableLamports: number
   readonly allow: ReadonlyArray<string> | undefined
   readonly deny: ReadonlyArray<string>
+  /** What is claimed for the wallet. */
+  readonly kinds: ReadonlySet<Item.Kind>
+  /** See `Rules.maxCostFraction`; undefined: claim whatever it costs. */
+  readonly maxCostFraction: number | undefined
+  /** The plan options of a position in `mint`. */
+  readonly plan: (mint: string) => PlanOptions
 }
 
 /**
@@ -248,16 +364,59 @@ export interface Wallet {
  * @since 0.1.0
  * @category rules
  */
-export const selects = (rules: WalletRules, mint: string, claimable: number): boolean =>
+export const selects = (
+  rules: Pick<WalletRules, "minClaimableLamports" | "allow" | "deny">,
+  mint: string,
+  claimable: number
+): boolean =>
   claimable > 0 &&
   claimable >= rules.minClaimableLamports &&
   (rules.allow === undefined || rules.allow.includes(mint)) &&
   !rules.deny.includes(mint)
 
+/**
+ * The plan options of a position in `mint`, field by field from the most specific: the wallet's
+ * `tokens`, the configuration's `tokens`, the wallet's `plan`, the configuration's `plan`.
+ *
+ * @since 0.1.0
+ * @category rules
+ */
+export const planOptionsOf = (config: PlanOptionsHolder, entry: PlanOptionsHolder, mint: string): PlanOptions => {
+  const layers = [config.plan, entry.plan, config.tokens?.[mint], entry.tokens?.[mint]]
+  const merged: { -readonly [K in keyof PlanOptions]?: PlanOptions[K] } = {}
+  for (const options of layers) {
+    if (options === undefined) continue
+    if (options.source !== undefined) merged.source = options.source
+    if (options.quoteMint !== undefined) merged.quoteMint = options.quoteMint
+    if (options.feeLimits !== undefined) merged.feeLimits = options.feeLimits
+    if (options.lookupTables !== undefined) merged.lookupTables = options.lookupTables
+  }
+  return merged
+}
+
+/**
+ * The rules of a wallet when nothing is configured: every item of every kind, whatever it
+ * costs, with the service's default plan.
+ *
+ * @since 0.1.0
+ * @category rules
+ */
+export const defaultRules: WalletRules = {
+  minClaimableLamports: 0,
+  allow: undefined,
+  deny: [],
+  kinds: new Set(Item.kinds),
+  maxCostFraction: undefined,
+  plan: () => ({})
+}
+
 const rulesOf = (config: Config, entry: WalletEntry): WalletRules => ({
   minClaimableLamports: entry.minClaimableLamports ?? config.minClaimableLamports ?? 0,
   allow: entry.allow ?? config.allow,
-  deny: entry.deny ?? config.deny ?? []
+  deny: entry.deny ?? config.deny ?? [],
+  kinds: new Set(entry.kinds ?? config.kinds ?? Item.kinds),
+  maxCostFraction: entry.maxCostFraction ?? config.maxCostFraction,
+  plan: (mint) => planOptionsOf(config, entry, mint)
 })
 
 /**

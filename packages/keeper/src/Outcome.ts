@@ -10,18 +10,39 @@ import { Schema } from "effect"
 /**
  * The kinds of ending: `claimed`, `nothing` (nothing left to claim), `dry-run` (verified, not
  * signed), `refused` (a verification refused the plan: nothing signed), `failed`, `fee-cap`
- * (the plan would pass `maxFeesPerHourLamports`).
+ * (the plan would pass `maxFeesPerHourLamports`), `skipped` (it does not pay: its fees and rent
+ * exceed `maxCostFraction` of what it would claim; nothing signed).
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Kind = Schema.Literal("claimed", "nothing", "dry-run", "refused", "failed", "fee-cap")
+export const Kind = Schema.Literal("claimed", "nothing", "dry-run", "refused", "failed", "fee-cap", "skipped")
 
 /**
  * @since 0.1.0
  * @category models
  */
 export type Kind = typeof Kind.Type
+
+/**
+ * Why an item was skipped: what its verified transactions would cost the wallet (network
+ * fees, rent of the accounts they create) against what it would claim, and the rule.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Skipped = Schema.Struct({
+  reason: Schema.String,
+  fees: Schema.BigInt,
+  rent: Schema.BigInt,
+  claimable: Schema.BigInt
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Skipped = typeof Skipped.Type
 
 /**
  * How a position's run ended.
@@ -36,7 +57,9 @@ export const Outcome = Schema.Struct({
   lamports: Schema.BigInt,
   fees: Schema.BigInt,
   signatures: Schema.Array(Schema.String),
-  rebuilds: Schema.Number
+  rebuilds: Schema.Number,
+  /** Set when the outcome is `skipped` (absent in the replies of keepers from before it). */
+  skipped: Schema.optionalWith(Skipped, { exact: true })
 })
 
 /**
@@ -62,6 +85,37 @@ export const make = (fields: Partial<Outcome> & Pick<Outcome, "outcome">): Outco
 })
 
 /**
+ * The tag of a `skipped` outcome.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const costExceedsClaim = "CostExceedsClaim"
+
+/**
+ * The outcome of an item left alone because it does not pay: its `cost` is more than
+ * `maxCostFraction` of `claimable`. Nothing was signed.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const skip = (
+  cost: { readonly fees: bigint; readonly rent: bigint },
+  claimable: bigint,
+  maxCostFraction: number
+): Outcome => {
+  const reason = `fees ${cost.fees} + rent ${cost.rent} lamports exceed ${
+    maxCostFraction * 100
+  }% (maxCostFraction) of the ${claimable} it would claim`
+  return make({
+    outcome: "skipped",
+    tag: costExceedsClaim,
+    message: reason,
+    skipped: { reason, fees: cost.fees, rent: cost.rent, claimable }
+  })
+}
+
+/**
  * Whether a failure is one of the verification refusals (nothing was signed).
  *
  * @since 0.1.0
@@ -70,7 +124,7 @@ export const make = (fields: Partial<Outcome> & Pick<Outcome, "outcome">): Outco
 export const isRefusal = Schema.is(WireTransaction.Refusal)
 
 /**
- * The kind of a run that ended in `error`: the fee cap; a refusal (a verification, or a plan
+ * The kind of a run that ended in `error`: the fee cap; a claim that does not pay; a refusal (a verification, or a plan
  * the executor found invalid: nothing signed); else a failure.
  *
  * @since 0.1.0
@@ -79,6 +133,8 @@ export const isRefusal = Schema.is(WireTransaction.Refusal)
 export const kindOfError = (error: { readonly _tag: string }): Kind =>
   error._tag === "FeeCapReached"
     ? "fee-cap"
+    : error._tag === costExceedsClaim
+    ? "skipped"
     : isRefusal(error) || error._tag === "InvalidPlan"
     ? "refused"
     : "failed"

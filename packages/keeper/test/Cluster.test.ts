@@ -14,7 +14,10 @@ import { join } from "node:path"
 import {
   keyFile,
   ledgerFates,
+  NATIVE_MINT,
   owed,
+  partnerOwed,
+  partnerVault,
   positions,
   recordingProxy,
   sandboxLayer,
@@ -43,6 +46,10 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         const before = yield* owed(wallets)
         const positionsOwed = [...before.values()].flatMap((byMint) => [...byMint.values()].filter((n) => n > 0)).length
         assert.strictEqual(positionsOwed, 60)
+        // wallet 0 is also a token's partner: its vault is swept on the cluster too
+        yield* partnerVault(wallets[0]!.signer.publicKey)
+        const vaultOwed = yield* partnerOwed(wallets[0]!.signer.publicKey)
+        assert.isAbove(Number(vaultOwed), 0)
         const balances = yield* Effect.forEach(wallets, (w) => wsolBalance(w.signer.publicKey))
 
         const config = join(dir, "keeper.json")
@@ -78,9 +85,18 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         // every position claimed (the killed runner's claims finished by the others)
         const claimedRuns = query<{ wallet: string; mint: string; runner: string }>(
           client,
-          "SELECT wallet, mint, runner FROM keeper_runs WHERE outcome = 'claimed'"
+          "SELECT wallet, mint, runner FROM keeper_runs WHERE outcome = 'claimed' AND mint NOT LIKE 'vault:%'"
+        )
+        const sweptRuns = query<{ wallet: string; mint: string; lamports: string }>(
+          client,
+          "SELECT wallet, mint, lamports FROM keeper_runs WHERE outcome = 'claimed' AND mint LIKE 'vault:%'"
         )
         yield* until("60 claims", Effect.map(claimedRuns, (rows) => rows.length >= 60))
+        yield* until("the partner vault's sweep", Effect.map(sweptRuns, (rows) => rows.length >= 1))
+        assert.deepStrictEqual(
+          (yield* sweptRuns).map((r) => [r.wallet, r.mint, r.lamports]),
+          [[wallets[0]!.signer.publicKey, `vault:partner:${NATIVE_MINT}`, String(vaultOwed)]]
+        )
         const runs = yield* claimedRuns
         assert.strictEqual(runs.length, 60, "one claimed run per position")
         assert.strictEqual(new Set(runs.map((r) => `${r.wallet}/${r.mint}`)).size, 60)
@@ -110,10 +126,15 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
             (s, n) => s + BigInt(n),
             0n
           )
-          assert.strictEqual((yield* wsolBalance(wallet.signer.publicKey)) - balances[i]!, owedTotal, `wallet ${i}`)
+          assert.strictEqual(
+            (yield* wsolBalance(wallet.signer.publicKey)) - balances[i]!,
+            owedTotal + (i === 0 ? vaultOwed : 0n),
+            `wallet ${i}`
+          )
         }
         const after = yield* owed(wallets)
         assert.isTrue([...after.values()].every((byMint) => [...byMint.values()].every((n) => n === 0)), "nothing owed")
+        assert.strictEqual(yield* partnerOwed(wallets[0]!.signer.publicKey), 0n)
 
         // no wallet worked on by two runners at once: its runs never overlap in time
         const timed = yield* query<{ wallet: string; runner: string; started_at: string; at: string }>(
@@ -169,6 +190,7 @@ describe("Keeper cluster (PostgreSQL, 3 runner processes, kill -9)", () => {
         yield* Effect.forEach(restarted, kill)
         assert.strictEqual(proxy.sent.length, sentBefore, "nothing sent after the restart")
         assert.strictEqual((yield* claimedRuns).length, 60, "nothing claimed twice")
+        assert.strictEqual((yield* sweptRuns).length, 1, "nothing swept twice")
       }).pipe(Effect.scoped))
   })
 })

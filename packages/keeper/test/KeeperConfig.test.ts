@@ -1,5 +1,6 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { Claims } from "@feeshare/domain"
 import { Effect, Either } from "effect"
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -7,6 +8,15 @@ import { join } from "node:path"
 import * as KeeperConfig from "../src/KeeperConfig.js"
 
 const MINT = "So11111111111111111111111111111111111111112"
+const TOKEN = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
+const OTHER = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+const TABLE = "4zvwRjXUKGfvwnParsHAS3HuSVzV5cA4McphgmoCtajS"
+
+const feeLimit = (mint: string) => ({
+  asset: { mint, tokenProgram: Claims.tokenPrograms.token },
+  basisPoints: 100,
+  maximumFeeRaw: "1000"
+})
 
 describe("Policy", () => {
   it.effect("decodes a minimal JSON config with the defaults", () =>
@@ -69,6 +79,82 @@ describe("Policy", () => {
       assert.include(empty.issues.map((i) => i.path), "wallets")
       const bad = yield* Effect.flip(KeeperConfig.parse("{", "k.json"))
       assert.strictEqual(bad.issues[0]?.message, "not valid JSON")
+    }))
+
+  it.effect("plan options per wallet and per token: checked with the domain's rules, errors naming the field", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(KeeperConfig.parse(
+        JSON.stringify({
+          wallets: [
+            { keypair: "a.json" },
+            { keypair: "b.json", plan: { lookupTables: [TABLE, TABLE] } }
+          ],
+          tokens: { [TOKEN]: { quoteMint: TOKEN } },
+          plan: { quoteMint: MINT, feeLimits: [feeLimit(OTHER)] },
+          maxCostFraction: 1.5
+        }),
+        "keeper.json"
+      ))
+      const byPath = new Map(error.issues.map((issue) => [issue.path, issue.message]))
+      assert.strictEqual(byPath.get("maxCostFraction"), "Expected a number less than or equal to 1, actual 1.5")
+      // decoded fine field by field: the rules between the fields are the domain's (Claims.planRules)
+      const rules = yield* Effect.flip(KeeperConfig.parse(
+        JSON.stringify({
+          wallets: [
+            { keypair: "a.json" },
+            { keypair: "b.json", plan: { lookupTables: [TABLE, TABLE] } }
+          ],
+          tokens: { [TOKEN]: { quoteMint: TOKEN } },
+          plan: { quoteMint: MINT, feeLimits: [feeLimit(OTHER)] }
+        }),
+        "keeper.json"
+      ))
+      const messages = new Map(rules.issues.map((issue) => [issue.path, issue.message]))
+      assert.strictEqual(messages.get("plan.feeLimits.0.asset.mint"), Claims.planRules.feeLimitAsset)
+      assert.strictEqual(messages.get(`tokens.${TOKEN}.quoteMint`), Claims.planRules.quoteMint)
+      assert.strictEqual(messages.get("wallets.1.plan.lookupTables.1"), Claims.planRules.duplicateLookupTable)
+      // lookup tables and v1 transactions do not go together
+      const v1 = yield* Effect.flip(KeeperConfig.parse(
+        JSON.stringify({ wallets: [{ keypair: "a.json" }], transactionFormat: "v1", plan: { lookupTables: [TABLE] } }),
+        "keeper.json"
+      ))
+      assert.deepStrictEqual(v1.issues.map((i) => [i.path, i.message]), [[
+        "plan.lookupTables",
+        Claims.planRules.lookupTablesFormat
+      ]])
+    }))
+
+  it.effect("plan options merge field by field: a wallet's token, the config's token, the wallet's plan, the config's plan", () =>
+    Effect.gen(function*() {
+      const config = yield* KeeperConfig.parse(
+        JSON.stringify({
+          wallets: [{
+            keypair: "a.json",
+            plan: { source: { kind: "position" } },
+            tokens: { [TOKEN]: { feeLimits: [feeLimit(MINT)] } },
+            kinds: ["vault"],
+            maxCostFraction: 0.25
+          }],
+          plan: { quoteMint: MINT, source: { kind: "pair" }, lookupTables: [TABLE] },
+          tokens: { [TOKEN]: { lookupTables: [] } },
+          maxCostFraction: 0.5
+        }),
+        "keeper.json"
+      )
+      const [entry] = config.wallets
+      assert.deepStrictEqual(KeeperConfig.planOptionsOf(config, entry!, TOKEN), {
+        quoteMint: MINT,
+        source: { kind: "position" },
+        lookupTables: [],
+        feeLimits: [{ ...feeLimit(MINT), maximumFeeRaw: 1000n }]
+      })
+      assert.deepStrictEqual(KeeperConfig.planOptionsOf(config, entry!, OTHER), {
+        quoteMint: MINT,
+        source: { kind: "position" },
+        lookupTables: [TABLE]
+      })
+      assert.strictEqual(entry?.maxCostFraction, 0.25)
+      assert.deepStrictEqual(entry?.kinds, ["vault"])
     }))
 
   it("selects by threshold, allow and deny lists", () => {

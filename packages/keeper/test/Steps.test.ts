@@ -33,7 +33,7 @@ const steps = (wallets: ReadonlyArray<KeyFile>, config: Omit<Partial<KeeperConfi
       wallets: wallets.map((w) => ({
         signer: w.signer,
         source: w.path,
-        rules: { minClaimableLamports: 0, allow: undefined, deny: [] }
+        rules: KeeperConfig.defaultRules
       }))
     })
     return Layer.merge(Layer.succeed(Settings.Settings, settings), Keeper.layerJournal(decoded.database))
@@ -66,13 +66,24 @@ describe("Claim steps", () => {
   })
 
   it("each claim step names its success and error Schemas", () => {
-    for (const step of [Claim.settleEarlier, Claim.start, Claim.checkFeeCap, Claim.buildPlan, Claim.execute]) {
+    for (
+      const step of [
+        Claim.settleEarlier,
+        Claim.start,
+        Claim.checkFeeCap,
+        Claim.checkPays,
+        Claim.buildPlan,
+        Claim.execute
+      ]
+    ) {
       assert.isTrue(Schema.isSchema(step.success), step.name)
       assert.isTrue(Schema.isSchema(step.error), step.name)
     }
     assert.deepStrictEqual(
-      [Claim.settleEarlier, Claim.start, Claim.checkFeeCap, Claim.buildPlan, Claim.execute].map((s) => s.name),
-      ["settleEarlier", "start", "checkFeeCap", "buildPlan", "execute"]
+      [Claim.settleEarlier, Claim.start, Claim.checkFeeCap, Claim.checkPays, Claim.buildPlan, Claim.execute].map((s) =>
+        s.name
+      ),
+      ["settleEarlier", "start", "checkFeeCap", "checkPays", "buildPlan", "execute"]
     )
   })
 

@@ -63,6 +63,7 @@ export const make = (options: Pick<Options, "slotMillis">) =>
     blockHeight: () =>
       Effect.map(ledger.clock, (clock) =>
         clock.blockHeight),
+    lastValidBlockHeight: () => Effect.map(ledger.clock, (clock) => clock.lastValidBlockHeight),
     logs: (signature) =>
       Effect.map(ledger.transaction(signature), (record) =>
         Option.match(record, {

@@ -191,6 +191,12 @@ export declare namespace Chain {
     ) => Effect.Effect<Option.Option<SignatureStatus>, ChainUnavailable>
     /** The current block height at `commitment`. */
     readonly blockHeight: (commitment: Commitment) => Effect.Effect<bigint, ChainUnavailable>
+    /**
+     * The last block height at which the ledger's newest blockhash is valid: a transaction
+     * signed now, over any blockhash it was given, cannot land after it (the bound a journal
+     * keeps for a transaction whose lifetime nobody stated).
+     */
+    readonly lastValidBlockHeight: (commitment: Commitment) => Effect.Effect<bigint, ChainUnavailable>
     /** The log lines of a transaction that landed (empty when not known). */
     readonly logs: (signature: string) => Effect.Effect<ReadonlyArray<string>, ChainUnavailable>
     /** How long a confirmation waits between two status polls of this ledger. */

@@ -132,6 +132,11 @@ const endpoint = (url: string, timeout: Duration.Duration): Endpoint => {
   const blockHeight = (commitment: Commitment) =>
     call("getBlockHeight", (signal) => rpc.getBlockHeight({ commitment }).send({ abortSignal: signal }))
 
+  const lastValidBlockHeight = (commitment: Commitment) =>
+    call("getLatestBlockhash", (signal) => rpc.getLatestBlockhash({ commitment }).send({ abortSignal: signal })).pipe(
+      Effect.map(({ value }) => BigInt(value.lastValidBlockHeight))
+    )
+
   const logsUpTo = (version: 0 | 1) => (signature: string) =>
     call("getTransaction", (signal) =>
       rpc.getTransaction(signature as Signature, {
@@ -145,7 +150,7 @@ const endpoint = (url: string, timeout: Duration.Duration): Endpoint => {
   const logs: Chain.Service["logs"] = (signature) =>
     logsUpTo(1)(signature).pipe(Effect.orElse(() => logsUpTo(0)(signature)))
 
-  return { send, signatureStatus, blockHeight, logs }
+  return { send, signatureStatus, blockHeight, lastValidBlockHeight, logs }
 }
 
 /**
@@ -208,6 +213,7 @@ const redundant = (endpoints: ReadonlyArray<Endpoint>): Endpoint => {
     send,
     signatureStatus: (signature, options) => read((each) => each.signatureStatus(signature, options)),
     blockHeight: (commitment) => read((each) => each.blockHeight(commitment)),
+    lastValidBlockHeight: (commitment) => read((each) => each.lastValidBlockHeight(commitment)),
     logs: (signature) => read((each) => each.logs(signature))
   }
 }

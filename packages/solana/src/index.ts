@@ -29,6 +29,8 @@ export * as Flows from "./Flows.js"
 /** @since 0.1.0 */
 export * as ClaimAll from "./ClaimAll.js"
 /** @since 0.1.0 */
+export * as ClaimCost from "./ClaimCost.js"
+/** @since 0.1.0 */
 export * as Failures from "./Failures.js"
 /** @since 0.1.0 */
 export * as BundleRelay from "./BundleRelay.js"

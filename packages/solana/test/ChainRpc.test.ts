@@ -165,6 +165,7 @@ describe("ChainRpc against hostile endpoints", () => {
           signatureStatus: () => Effect.succeed(Option.none()),
           logs: () => Effect.succeed([]),
           pollInterval: Duration.millis(10),
+          lastValidBlockHeight: () => Effect.succeed(151n),
           blockHeight: () =>
             Effect.suspend(() => {
               calls++

@@ -147,7 +147,21 @@ const reportJson = (report: Keeper.PassReport) => ({
       lamports: p.lamports,
       fees: p.fees,
       signatures: p.signatures,
-      rebuilds: p.rebuilds
+      rebuilds: p.rebuilds,
+      ...(p.skipped === undefined ? {} : { skipped: p.skipped })
+    })),
+    sweeps: w.sweeps.map((p) => ({
+      kind: p.kind,
+      subject: p.subject,
+      quoteMint: p.quoteMint,
+      outcome: p.outcome,
+      tag: p.tag,
+      message: p.message,
+      claimable: p.claimable,
+      amount: p.lamports,
+      fees: p.fees,
+      signatures: p.signatures,
+      ...(p.skipped === undefined ? {} : { skipped: p.skipped })
     }))
   }))
 })
@@ -156,18 +170,31 @@ const reportLines = (report: Keeper.PassReport, dryRun: boolean): ReadonlyArray<
   const rows = report.wallets.flatMap((w) =>
     w.error !== null
       ? [[w.wallet, "-", "error", w.error.tag, "-", "-"]]
-      : w.positions.map((
-        p
-      ) => [w.wallet, p.mint, p.outcome, p.tag ?? "", Output.lamports(p.lamports), Output.lamports(p.fees)])
+      : [
+        ...w.positions.map((
+          p
+        ) => [w.wallet, p.mint, p.outcome, p.tag ?? "", Output.lamports(p.lamports), Output.lamports(p.fees)]),
+        ...w.sweeps.map((
+          p
+        ) => [w.wallet, p.subject, p.outcome, p.tag ?? "", String(p.lamports), Output.lamports(p.fees)])
+      ]
   )
+  const skipped = report.wallets.flatMap((w) => [
+    ...w.positions.map((p) => ({ item: p.mint, skipped: p.skipped })),
+    ...w.sweeps.map((p) => ({ item: p.subject, skipped: p.skipped }))
+  ]).flatMap(({ item, skipped }) => (skipped === undefined ? [] : [`  skipped ${item}: ${skipped.reason}`]))
   const claimed = report.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed")
+  const swept = report.wallets.flatMap((w) => w.sweeps).filter((p) => p.outcome === "claimed")
   return [
     dryRun ? "Keeper dry run: every plan verified; nothing was signed or sent." : "Keeper pass:",
     `  settled from the journal first: ${report.reconciled.landed} landed, ${report.reconciled.rebroadcast} sent again, ${report.reconciled.dead} could no longer land`,
     ...(rows.length === 0
       ? ["  nothing to claim above the thresholds."]
-      : Output.table(["wallet", "mint", "outcome", "tag", "lamports", "fees"], rows)),
-    `Claimed ${claimed.length} position(s), ${Output.lamports(claimed.reduce((s, p) => s + p.lamports, 0n))} lamports.`
+      : Output.table(["wallet", "item", "outcome", "tag", "amount", "fees"], rows)),
+    ...skipped,
+    `Claimed ${claimed.length} position(s), ${
+      Output.lamports(claimed.reduce((s, p) => s + p.lamports, 0n))
+    } lamports; ${swept.length} vault sweep(s) and deployer claim(s).`
   ]
 }
 
@@ -292,6 +319,23 @@ const walletLines = (wallets: ReadonlyArray<Status.WalletStatus>, cluster: boole
     ])
   )
 
+/** Per wallet and kind of item (positions, vaults, deployer): claims, amount, fees, skipped, failures. */
+const kindLines = (wallets: ReadonlyArray<Status.WalletStatus>) =>
+  Output.table(
+    ["wallet", "kind", "claims", "claimed", "fees", "skipped", "failures"],
+    wallets.flatMap((w) =>
+      Object.entries(w.kinds).map(([kind, t]) => [
+        w.wallet,
+        kind,
+        String(t.claims),
+        String(t.claimed),
+        Output.lamports(t.fees),
+        String(t.skipped),
+        String(t.failures)
+      ])
+    )
+  )
+
 /** `keeper status --postgres-url`: the runners, the wallets each owns and how far behind they are. */
 const clusterStatus = (args: { readonly config: Option.Option<string> }, postgresUrl: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
@@ -335,7 +379,8 @@ const clusterStatus = (args: { readonly config: Option.Option<string> }, postgre
             `${Math.round(r.maxLagMillis / 1000)} s`
           ])
         ),
-        ...walletLines(wallets, true)
+        ...walletLines(wallets, true),
+        ...kindLines(wallets)
       ]
     )
   })
@@ -367,6 +412,6 @@ export const status = (
     const wallets = yield* Status.read.pipe(Effect.provide(Keeper.layerJournal(database)))
     return Output.result(
       { database, wallets: wallets.map(walletJson) },
-      [`Keeper journal ${database}:`, ...walletLines(wallets, false)]
+      [`Keeper journal ${database}:`, ...walletLines(wallets, false), ...kindLines(wallets)]
     )
   }).pipe(Effect.provide(NodeFileSystem.layer))

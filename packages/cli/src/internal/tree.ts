@@ -517,6 +517,7 @@ const keeper = Command.make("keeper").pipe(
     ),
     Command.make("once", keeperRunOptions, (args) => handle(groups.keeper, (k) => k.once(args))).pipe(
       Command.withDescription(about("One pass: settle the journal, claim what passes the policy, report", {
+        details: "Positions, vault sweeps, the deployer claim; --json: one report (docs/keeper.md).",
         examples: ["feeshare keeper once --config keeper.yaml --dry-run"]
       }))
     ),
@@ -526,7 +527,7 @@ const keeper = Command.make("keeper").pipe(
       postgresUrl: keeperPostgresUrl
     }, (args) => handle(groups.keeper, (k) => k.status(args))).pipe(
       Command.withDescription(about("Per wallet: last run, claimed totals, pending plans, failures", {
-        details: "On a cluster, its runners too.",
+        details: "Totals per kind: positions, vaults, deployer. On a cluster, its runners too.",
         examples: ["feeshare keeper status --config keeper.yaml"]
       }))
     )

@@ -168,6 +168,52 @@ export const positions = (options: {
     return mints
   })
 
+/**
+ * A token (created by a fresh key, its only claimer) with `partner` as its partner, bought for
+ * `buySol` SOL: the partner's vault is owed its share of the fee.
+ */
+export const partnerVault = (partner: string, buySol = 2n) =>
+  Effect.gen(function*() {
+    const info = yield* SandboxInfo
+    const sandbox = yield* sandboxApi
+    const client = yield* FeeShareClient
+    const chain = ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })
+    const creator = yield* LocalSigner.generate
+    yield* sandbox.sandbox.airdrop({ payload: { address: creator.publicKey, lamports: 100n * SOL } })
+    const created = yield* sandbox.sandbox.createToken({ payload: { creator: creator.publicKey } })
+    yield* sandbox.sandbox.createFeeShareConfig({
+      payload: {
+        mint: created.mint,
+        admin: creator.publicKey,
+        partner,
+        claimers: [{ wallet: creator.publicKey, bps: 10_000 }]
+      }
+    })
+    const launch = yield* client.launch.createTransaction({
+      ipfs: `ipfs://partner-${created.mint}`,
+      tokenMint: created.mint,
+      wallet: creator.publicKey,
+      configKey: created.configKey,
+      initialBuyLamports: 0
+    })
+    const signed = Layer.merge(Signers.layer(creator), chain)
+    yield* Flows.launch(launch, { mint: created.mint }).pipe(Effect.provide(signed))
+    const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: created.mint, amount: buySol * SOL })
+    const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: creator.publicKey })
+    yield* Flows.swap(swap).pipe(Effect.provide(signed))
+  })
+
+/** What `wallet`'s partner vault is owed, as the service lists it. */
+export const partnerOwed = (wallet: string) =>
+  Effect.flatMap(
+    FeeShareClient,
+    (client) =>
+      Effect.map(
+        client.claims.vaults({ wallet }),
+        ({ vaults }) => vaults.find((v) => v.kind === "partner")?.claimableAmount ?? 0n
+      )
+  )
+
 /** Every wallet's claimable amount per mint, as the service reports it. */
 export const owed = (wallets: ReadonlyArray<KeyFile>) =>
   Effect.gen(function*() {

@@ -88,6 +88,7 @@ export const make = (options: {
         }))
       ),
     blockHeight: () => Effect.map(Clock.currentTimeMillis, heightAt),
+    lastValidBlockHeight: () => Effect.map(Clock.currentTimeMillis, (now) => heightAt(now) + 150n),
     logs: (signature) => Effect.succeed([`Program log: ${signature.slice(0, 8)} failed`]),
     pollInterval: Duration.millis(options.pollMillis)
   }

@@ -65,6 +65,7 @@ export const make = (svm: LiteSVM, options: { readonly baseHeight?: bigint } = {
         )
       ),
     blockHeight: () => Effect.sync(() => height),
+    lastValidBlockHeight: () => Effect.sync(() => height + 150n),
     logs: (signature) => Effect.sync(() => statuses.get(signature)?.logs ?? []),
     pollInterval: Duration.zero
   }
