@@ -20,6 +20,7 @@ export default defineConfig({
     poolOptions: {
       threads: { isolate: false, maxThreads: 1, minThreads: 1 },
       vmForks: { maxForks: 1, minForks: 1 },
+      vmThreads: { maxThreads: 1, minThreads: 1 },
       forks: { maxForks: 2, minForks: 1 }
     }
   }
