@@ -1,19 +1,15 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * Every package's vitest project (each `packages/<name>/vitest.config.ts`), in four pools that
+ * Every package's vitest project (each `packages/<name>/vitest.config.ts`), in three pools that
  * run side by side (vitest alone would take one worker on a 2-core machine: cores − 1):
  * - threads (domain, solana, sdk), one: files that leave no state in the modules they import
  *   share a thread that keeps those modules loaded (`isolate: false`); Effect and the sources
  *   load once instead of once per file, which was most of these projects' collect time;
- * - vmForks (sandbox, client), one: each file in a fresh VM context of a process that lives
+ * - vmForks (sandbox, client, cli), one: each file in a fresh VM context of a process that lives
  *   on, so no module state crosses files (their tests hold rate-limit windows and TestClocks in
  *   module-level layers) while a file costs a context, not a process start and a full import
- *   (collect of these two and cli: 257 s → 84 s on the loaded machine);
- * - vmThreads (cli), one: the same VM contexts in a worker thread. The cli tests spend most of
- *   their time waiting on the executables they spawn; in vmForks' one worker they ran after
- *   sandbox and client (that worker was the last to finish, about 100 s after the others), here
- *   they run beside them;
+ *   (collect of the three: 257 s → 84 s on the loaded machine);
  * - forks (keeper, mcp, servers, browser, consumer), two: each file in a fresh process; these
  *   start servers and spawn processes. A project's `fileParallelism: false` is not honoured when
  *   several projects run together, so at most two such files run at once.
@@ -24,7 +20,6 @@ export default defineConfig({
     poolOptions: {
       threads: { isolate: false, maxThreads: 1, minThreads: 1 },
       vmForks: { maxForks: 1, minForks: 1 },
-      vmThreads: { maxThreads: 1, minThreads: 1 },
       forks: { maxForks: 2, minForks: 1 }
     }
   }

@@ -6,11 +6,9 @@ export default defineProject({
   test: {
     name: "cli",
     include: ["test/**/*.test.ts"],
-    // each file in a fresh VM context of a reused worker thread (root config): no state crosses
-    // files, and a file costs a context instead of a process start and a full import. A pool of
-    // its own (sandbox and client share vmForks): most of this project's time is spent waiting on
-    // the executables it spawns, which then runs beside the other two instead of after them
-    pool: "vmThreads",
+    // each file in a fresh VM context of a reused process (root config): no state crosses files,
+    // and a file costs a context instead of a process start and a full import
+    pool: "vmForks",
     globalSetup: ["test/support/build.ts"],
     // the end-to-end tests spawn the real executable (each run is a fresh Node process)
     testTimeout: 60_000,
