@@ -15,16 +15,21 @@ import * as Signers from "@feeshare/solana/Signers"
 import * as WireTransaction from "@feeshare/solana/WireTransaction"
 import { Effect, Layer, Option } from "effect"
 import * as WritePolicy from "../WritePolicy.js"
-import { verifyClaim } from "./claimPreview.js"
 import type { HandlerContext, Pending } from "./context.js"
 import { type StagePreview, stagePreview, totalFees } from "./stagePreview.js"
 
-/** The stage previews of wire transactions the service sent (decoded, not yet verified). */
-const decodedStages = (entries: ReadonlyArray<{ readonly id: string; readonly kind: string; readonly text: string }>) =>
+/**
+ * The stage previews of wire transactions the service sent, decoded for their fees (`ClaimAll`
+ * verifies them before anything is signed).
+ */
+const decodedStages = (
+  entries: ReadonlyArray<{ readonly id: string; readonly kind: string; readonly text: string }>,
+  encoding: "base58" | "base64" = "base58"
+) =>
   Effect.forEach(
     entries,
     ({ id, kind, text }) =>
-      Effect.map(WireTransaction.decode(text, "base58", id), (decoded) => stagePreview(id, kind, { decoded }))
+      Effect.map(WireTransaction.decode(text, encoding, id), (decoded) => stagePreview(id, kind, { decoded }))
   )
 
 /**
@@ -33,14 +38,12 @@ const decodedStages = (entries: ReadonlyArray<{ readonly id: string; readonly ki
  */
 const metered = <E, R, E2>(
   calls: ClaimAll.Calls<E, R>,
-  wallet: Signer.Signer.Service,
   onStages: (stages: ReadonlyArray<StagePreview>) => Effect.Effect<void, E2>
 ): ClaimAll.Calls<
   | E
   | E2
   | WireTransaction.MalformedTransaction
-  | WireTransaction.NonCanonicalTransaction
-  | Effect.Effect.Error<ReturnType<typeof verifyClaim>>,
+  | WireTransaction.NonCanonicalTransaction,
   R
 > => ({
   ...calls,
@@ -75,7 +78,14 @@ const metered = <E, R, E2>(
         onStages
       )),
   createPlan: (request) =>
-    Effect.tap(calls.createPlan(request), (plan) => Effect.flatMap(verifyClaim(wallet, request, plan), onStages))
+    Effect.tap(calls.createPlan(request), (plan) =>
+      Effect.flatMap(
+        decodedStages(
+          plan.transactions.map((stage) => ({ id: stage.id, kind: stage.kind, text: stage.transaction })),
+          "base64"
+        ),
+        onStages
+      ))
 })
 
 /** The rows of a run, as the tools answer them. */
@@ -119,7 +129,7 @@ export const prepare = (context: HandlerContext, wallet: Signer.Signer.Service) 
     }
     const client = yield* context.api
     const stages: Array<StagePreview> = []
-    const calls = metered(client.claims, wallet, (found) => Effect.sync(() => stages.push(...found)))
+    const calls = metered(client.claims, (found) => Effect.sync(() => stages.push(...found)))
     const result = yield* ClaimAll.run(calls, { dryRun: true }).pipe(Effect.provide(environment(context, wallet)))
     const fees = totalFees(stages)
     yield* context.checkDailyFees(fees)
@@ -163,7 +173,6 @@ export const execute = (
     const client = yield* context.api
     const calls = metered(
       client.claims,
-      pending.wallet,
       (stages) => context.spending.spend("fees", totalFees(stages))
     )
     const result = yield* ClaimAll.run(calls, { rebroadcastInterval: "1 second" }).pipe(
