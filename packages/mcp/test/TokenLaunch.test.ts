@@ -81,6 +81,16 @@ describe("feeshare mcp: prepare_token_launch", () => {
         assert.strictEqual(launch.initialBuyLamports, String(SOL / 100))
         assert.isAbove(Number(preview["networkFeesLamports"]), 0)
         assert.include(String(preview["note"]), "25%")
+        // the config's two transactions, verified and unsigned: the wallet pays and signs each
+        const stages = preview["stages"] as ReadonlyArray<
+          { kind: string; requiredSigners: ReadonlyArray<string>; presigned: ReadonlyArray<string>; accounts: ReadonlyArray<string> }
+        >
+        assert.deepStrictEqual(stages.map((s) => s.kind), ["config", "config"])
+        for (const stage of stages) {
+          assert.include(stage.requiredSigners, seeded.demoWallet)
+          assert.notInclude(stage.presigned, seeded.demoWallet)
+          assert.strictEqual(stage.accounts[0], seeded.demoWallet, "the wallet is the fee payer")
+        }
         // the token info is made (free); nothing else yet
         const [made] = yield* tokensNamed(name)
         assert.isFalse(made?.launched)

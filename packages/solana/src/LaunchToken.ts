@@ -153,6 +153,8 @@ export interface TransactionCost {
   readonly label: string
   readonly networkFeeLamports: bigint
   readonly transferLamports: bigint
+  /** The transaction as it was verified (not signed). */
+  readonly verified: WireTransaction.Verified
 }
 
 const systemProgram = "11111111111111111111111111111111"
@@ -182,7 +184,7 @@ export const costOf = (label: string, verified: WireTransaction.Verified, wallet
     // 0: CreateAccount (lamports, space, owner), 2: Transfer (lamports)
     if (kind === 0 || kind === 2) transferLamports += u64At(data, 4)
   }
-  return { label, networkFeeLamports: WireTransaction.networkFee(verified.decoded), transferLamports }
+  return { label, networkFeeLamports: WireTransaction.networkFee(verified.decoded), transferLamports, verified }
 }
 
 /**

@@ -17,6 +17,7 @@ import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer } from "effect"
 import type { HandlerContext, Pending } from "./context.js"
+import { stagePreview } from "./stagePreview.js"
 
 /** What the launch's transaction costs in network fees: the wallet's and the mint's signatures. */
 const launchFeeLamports = 10_000n
@@ -64,7 +65,9 @@ export const prepare = (
       mints: [dry.mint],
       lamportsSpent: String(lamports + rent),
       networkFeesLamports: String(fees),
-      stages: [],
+      // the config's transactions, verified and unsigned; the launch transaction is asked for at
+      // execute (it needs the config on chain) and verified then, before the wallet signs
+      stages: dry.configTransactions.map((cost) => stagePreview(cost.label, "config", cost.verified)),
       verification: {
         verified: true,
         checks: [
