@@ -83,7 +83,12 @@ describe("feeshare mcp: prepare_token_launch", () => {
         assert.include(String(preview["note"]), "25%")
         // the config's two transactions, verified and unsigned: the wallet pays and signs each
         const stages = preview["stages"] as ReadonlyArray<
-          { kind: string; requiredSigners: ReadonlyArray<string>; presigned: ReadonlyArray<string>; accounts: ReadonlyArray<string> }
+          {
+            kind: string
+            requiredSigners: ReadonlyArray<string>
+            presigned: ReadonlyArray<string>
+            accounts: ReadonlyArray<string>
+          }
         >
         assert.deepStrictEqual(stages.map((s) => s.kind), ["config", "config"])
         for (const stage of stages) {
