@@ -215,10 +215,11 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     }
     const kinds = wallet.rules.kinds
     // the wallet's claimables, read once per pass: its positions, vaults and deployer positions
-    // at the same time, and the finished runs of each of its items (the round of each workflow's key)
+    // at the same time, and the finished runs of each of its items (the round of each workflow's key);
+    // a kind the wallet does not claim is not read
     const [positions, listed, deployer, rounds] = yield* Effect.all([
-      client.claims.positions({ wallet: address }),
-      orNothing(client.claims.vaults({ wallet: address })),
+      kinds.has("position") ? client.claims.positions({ wallet: address }) : Effect.succeed([]),
+      kinds.has("vault") ? orNothing(client.claims.vaults({ wallet: address })) : Effect.succeed(undefined),
       kinds.has("deployer")
         ? orNothing(client.claims.deployerPositions({ wallet: address })).pipe(
           // the deployer's listing failing leaves this pass without a deployer claim, not without claims
@@ -235,7 +236,7 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
       journal.runCounts(address)
     ], { concurrency: "unbounded" })
     const vaults = listed?.vaults ?? []
-    const chosen = !kinds.has("position") ? [] : positions.filter((p, i) =>
+    const chosen = positions.filter((p, i) =>
       // one run per token mint
       positions.findIndex((q) => q.baseMint === p.baseMint) === i &&
       KeeperConfig.selects(wallet.rules, p.baseMint, p.totalClaimableLamportsUserShare)
