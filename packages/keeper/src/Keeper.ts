@@ -375,29 +375,18 @@ const ownerOnly = (file: string) =>
  * @category layers
  */
 export const layerStorage = (file: string) =>
-  Layer.mergeAll(
-    ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(SingleRunner.layer({ runnerStorage: "memory" }))),
-    Journal.layer
-  ).pipe(Layer.provideMerge(layerSqlite(file)))
-
-/**
- * The SQL client on the SQLite file, its statements run on a worker thread
- * (`internal/workerLibsql.ts`): a commit's fsync waits there, not on the main thread, where it
- * would stop every claim in flight.
- */
-const layerSqlite = (file: string) =>
-  Layer.unwrapScoped(
-    Effect.gen(function*() {
-      yield* ownerOnly(file)
-      const { LibsqlClient } = yield* Effect.promise(() => import("@effect/sql-libsql"))
-      const { open } = yield* Effect.promise(() => import("./internal/workerLibsql.js"))
-      // 64-bit snowflake ids: without bigint integers the runner cannot read its messages
-      const sqlite = yield* Effect.acquireRelease(
-        Effect.sync(() => open({ url: `file:${file}`, intMode: "bigint" })),
-        (opened) => Effect.promise(() => opened.shutdown())
-      )
-      return LibsqlClient.layer({ liveClient: sqlite.client })
-    })
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.zipRight(ownerOnly(file), Effect.promise(() => import("@effect/sql-libsql"))),
+      ({ LibsqlClient }) =>
+        Layer.mergeAll(
+          ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(SingleRunner.layer({ runnerStorage: "memory" }))),
+          Journal.layer
+        ).pipe(
+          // 64-bit snowflake ids: without bigint integers the runner cannot read its messages
+          Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))
+        )
+    )
   )
 
 /**
@@ -406,4 +395,8 @@ const layerSqlite = (file: string) =>
  * @since 0.1.0
  * @category layers
  */
-export const layerJournal = (file: string) => Journal.layer.pipe(Layer.provideMerge(layerSqlite(file)))
+export const layerJournal = (file: string) =>
+  Layer.unwrapEffect(
+    Effect.map(Effect.promise(() => import("@effect/sql-libsql")), ({ LibsqlClient }) =>
+      Journal.layer.pipe(Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))))
+  )
