@@ -13,6 +13,9 @@ import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import * as PlanExecutor from "@feeshare/solana/PlanExecutor"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer } from "effect"
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { join } from "node:path"
 import * as Keeper from "../src/Keeper.js"
 import { keeper, keyFile, owed, positions, sandboxLayer, temporaryDirectory } from "../test/support/fixture.js"
 
@@ -31,21 +34,36 @@ const setUp = Effect.gen(function*() {
   return { wallets, claims }
 })
 
-const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+/** Where CPU profiles of the timed parts go (`KEEPER_BENCH_CPU_DIR`, unset: none are taken). */
+const profileDirectory = process.env.KEEPER_BENCH_CPU_DIR
+let profiles = 0
+
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>, label: string) =>
   Effect.gen(function*() {
+    const session = profileDirectory === undefined ? undefined : new Session()
+    if (session !== undefined) {
+      session.connect()
+      yield* Effect.promise(() => session.post("Profiler.enable").then(() => session.post("Profiler.start")))
+    }
     const start = performance.now()
     const cpu = process.cpuUsage()
     const result = yield* effect
     const used = process.cpuUsage(cpu)
-    return { result, millis: performance.now() - start, cpuMillis: (used.user + used.system) / 1000 }
+    const millis = performance.now() - start
+    if (session !== undefined && profileDirectory !== undefined) {
+      const { profile } = yield* Effect.promise(() => session.post("Profiler.stop"))
+      writeFileSync(join(profileDirectory, `${++profiles}-${label}.cpuprofile`), JSON.stringify(profile))
+      session.disconnect()
+    }
+    return { result, millis, cpuMillis: (used.user + used.system) / 1000 }
   })
 
 const keeperRound = Effect.gen(function*() {
   const { claims, wallets } = yield* setUp
   // positions only, as the bare loop: no deployer listing or sweeps (their wallets have none)
   const layer = yield* keeper(wallets, { minClaimableLamports: 1, transactionFormat: "v1", kinds: ["position"] })
-  const started = yield* timed(Layer.build(layer))
-  const pass = yield* timed(Keeper.pass.pipe(Effect.provide(started.result)))
+  const started = yield* timed(Layer.build(layer), "start")
+  const pass = yield* timed(Keeper.pass.pipe(Effect.provide(started.result)), "keeper")
   const { millis, result } = pass
   const landed = result.wallets.flatMap((w) => w.positions).filter((p) => p.outcome === "claimed").length
   if (landed !== claims) return yield* Effect.dieMessage(`keeper claimed ${landed} of ${claims}`)
@@ -84,7 +102,8 @@ const bareRound = Effect.gen(function*() {
             }, { discard: true })
         ),
       { concurrency: 8, discard: true }
-    )
+    ),
+    "bare"
   )
   return { claims, millis, cpuMillis }
 }).pipe(Effect.scoped, Effect.provide(sandboxLayer({ port: 0, slotMillis: 5, seed: "keeper-bench" })))
