@@ -8,7 +8,7 @@
 import { HttpApiClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
-import { FeeShare, FeeShareError, LaunchToken as Rules } from "@feeshare/domain"
+import { FeeShare, FeeShareError, LaunchToken as Rules, PublicKey } from "@feeshare/domain"
 import type { Signer } from "@feeshare/domain"
 import * as Sandbox from "@feeshare/sandbox/Sandbox"
 import * as SandboxApi from "@feeshare/sandbox/SandboxApi"
@@ -22,7 +22,7 @@ import * as LedgerReads from "@feeshare/solana/LedgerReads"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
 import * as LookupTableSetup from "@feeshare/solana/LookupTableSetup"
 import * as Signers from "@feeshare/solana/Signers"
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Encoding, Layer, Option, Ref } from "effect"
 import { readFileSync } from "node:fs"
 import { FeeShareClient } from "../src/index.js"
 
@@ -234,6 +234,69 @@ describe("LaunchToken.run against the sandbox", () => {
         assert.deepStrictEqual(rerun.reused, ["token-info", "config"])
         // asked twice; the second answer was needsCreation false and nothing was signed for it
         assert.strictEqual((yield* calls)["createConfig"], 2)
+        assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
+      }).pipe(undici))
+
+    it.scoped("resume after the launch was sent: the kept bytes are found landed, no second launch is asked for", () =>
+      Effect.gen(function*() {
+        const { payer, request } = yield* fixture("sent")
+        const { calls, services: s } = yield* services
+        const store = LaunchRecord.memory()
+        // the process dies once the launch has landed, before the record says so
+        const dies: LaunchRecord.Store = {
+          ...store,
+          save: (record) =>
+            record.launchSignature === undefined
+              ? store.save(record)
+              : Effect.dieMessage("crash after the launch landed")
+        }
+        const crash = yield* LaunchToken.run(request, s, { store: dies, commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer)),
+          Effect.exit
+        )
+        assert.isTrue(crash._tag === "Failure")
+        const kept = Option.getOrThrow(yield* store.load(LaunchToken.recordKey(request, payer.publicKey)))
+        assert.isDefined(kept.launchSent)
+        assert.isUndefined(kept.launchSignature)
+        assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
+
+        const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer))
+        )
+        assert.deepStrictEqual(rerun.reused, ["token-info", "config", "launch"])
+        assert.strictEqual(rerun.signature, kept.launchSent?.signature)
+        assert.strictEqual((yield* calls)["createTransaction"], 1)
+      }).pipe(undici))
+
+    it.scoped("resume after a launch that can no longer land (its blockhash expired unlanded): a new one is asked for", () =>
+      Effect.gen(function*() {
+        const { payer, request } = yield* fixture("expired")
+        const { calls, services: s } = yield* services
+        const store = LaunchRecord.memory()
+        const crash = yield* LaunchToken.run(request, { ...s, createTransaction: () => Effect.dieMessage("crash") }, {
+          store,
+          commitment: "processed"
+        }).pipe(Effect.provide(onChain(payer)), Effect.exit)
+        assert.isTrue(crash._tag === "Failure")
+        // as if a launch had been signed and kept, then never landed, and its last valid height passed
+        const key = LaunchToken.recordKey(request, payer.publicKey)
+        const record = Option.getOrThrow(yield* store.load(key))
+        const never = PublicKey.base58.encode(new Uint8Array(64).fill(9))
+        yield* store.save({
+          ...record,
+          launchSent: {
+            signature: never,
+            transaction: Encoding.encodeBase64(new Uint8Array(200).fill(7)),
+            lastValidBlockHeight: 0n
+          }
+        })
+        const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer))
+        )
+        assert.deepStrictEqual(rerun.reused, ["token-info", "config"])
+        assert.notStrictEqual(rerun.signature, never)
+        // the rerun asked for the launch (the first run's ask was the crash)
+        assert.strictEqual((yield* calls)["createTransaction"], 1)
         assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
       }).pipe(undici))
 

@@ -332,6 +332,17 @@ export const LaunchRecord = Schema.Struct({
   tokenMetadata: optional(Schema.String.pipe(Schema.maxLength(2048))),
   lookupTable: optional(PublicKey),
   configKey: optional(PublicKey),
+  /**
+   * The launch transaction as signed, kept before it is sent: a rerun confirms these bytes (or
+   * finds them landed) and asks for a new launch only once they expired unlanded or failed.
+   */
+  launchSent: optional(Schema.Struct({
+    signature: Schema.String.pipe(Schema.maxLength(128)),
+    /** The signed wire bytes, base64 (a transaction is at most 1232 bytes). */
+    transaction: Schema.String.pipe(Schema.maxLength(1644)),
+    /** No block after this height can include it (`Chain.lastValidBlockHeight` when it was signed). */
+    lastValidBlockHeight: Schema.BigInt
+  })),
   launchSignature: optional(Schema.String.pipe(Schema.maxLength(128)))
 }).annotations({ identifier: "LaunchRecord", parseOptions: { onExcessProperty: "error" } })
 

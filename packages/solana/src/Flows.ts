@@ -55,9 +55,19 @@ export const launch = Effect.fn("Flows.launch")(function*(
   transaction: string,
   options: Options & { readonly mint: PublicKey.PublicKey }
 ) {
+  return yield* send(yield* signLaunch(transaction, options.mint), options)
+})
+
+/**
+ * Verifies the launch transaction (`WireTransaction.verifyLaunch`: signed by the mint, the
+ * wallet the fee payer) and signs it, without sending it.
+ *
+ * @since 0.1.0
+ * @category flows
+ */
+export const signLaunch = Effect.fn("Flows.signLaunch")(function*(transaction: string, mint: PublicKey.PublicKey) {
   const signers = yield* Signers.Signers
-  const verified = yield* WireTransaction.verifyLaunch(transaction, { mint: options.mint, signers: signers.all })
-  return yield* send(yield* WireTransaction.sign(verified), options)
+  return yield* WireTransaction.sign(yield* WireTransaction.verifyLaunch(transaction, { mint, signers: signers.all }))
 })
 
 /**

@@ -34,8 +34,8 @@ import type { Launch, LaunchWallet, TokenInfo } from "@feeshare/domain"
 import { FeeShare, FeeShareError, LaunchToken } from "@feeshare/domain"
 import { sha256 } from "@noble/hashes/sha2"
 import { bytesToHex } from "@noble/hashes/utils"
-import { Data, Effect, Either, Option } from "effect"
-import type * as Chain from "./Chain.js"
+import { Data, Effect, Either, Encoding, Option } from "effect"
+import * as Chain from "./Chain.js"
 import * as Flows from "./Flows.js"
 import * as LaunchRecord from "./LaunchRecord.js"
 import type * as LookupTableSetup from "./LookupTableSetup.js"
@@ -186,6 +186,40 @@ export const costOf = (label: string, verified: WireTransaction.Verified, wallet
   }
   return { label, networkFeeLamports: WireTransaction.networkFee(verified.decoded), transferLamports, verified }
 }
+
+/**
+ * The launch an earlier run signed and kept before sending it: `Some` once it landed (found on
+ * the ledger and confirmed, or sent again while its blockhash lives, without a simulation);
+ * `None` when it can no longer launch (expired unlanded, failed on chain, or its kept bytes
+ * unreadable and the ledger without it), so that a new launch transaction is asked for.
+ */
+const settleSentLaunch = (
+  sent: NonNullable<LaunchToken.LaunchRecord["launchSent"]>,
+  flow: Flows.Options
+): Effect.Effect<Option.Option<Chain.Landed>, Chain.ChainUnavailable, Chain.Chain> =>
+  Effect.gen(function*() {
+    const chain = yield* Chain.Chain
+    const known = yield* chain.signatureStatus(sent.signature, { searchHistory: true })
+    const bytes = Encoding.decodeBase64(sent.transaction)
+    if (Option.isNone(known) && Either.isLeft(bytes)) return Option.none()
+    const transaction: Chain.Sendable = {
+      bytes: Either.getOrElse(bytes, () => new Uint8Array()),
+      signature: sent.signature,
+      lastValidBlockHeight: Option.some(sent.lastValidBlockHeight)
+    }
+    const options = { commitment: flow.commitment, rebroadcastInterval: flow.rebroadcastInterval }
+    const landed = Option.isSome(known)
+      ? Chain.confirm({ transaction, lastValidBlockHeight: sent.lastValidBlockHeight, alreadyKnown: true }, options)
+      : Chain.sendAndConfirm(transaction, { ...options, skipPreflight: true })
+    return yield* landed.pipe(
+      Effect.map(Option.some),
+      Effect.catchTags({
+        BlockhashExpired: () => Effect.succeed(Option.none<Chain.Landed>()),
+        TransactionFailed: () => Effect.succeed(Option.none<Chain.Landed>()),
+        PreflightFailed: () => Effect.succeed(Option.none<Chain.Landed>())
+      })
+    )
+  })
 
 /**
  * The record key of a launch: SHA-256 (hex) of its inputs (the image by its SHA-256) and the
@@ -401,20 +435,45 @@ export const run = <E, R>(
       yield* done("launch", `launched earlier: ${signature} (from the record)`, true)
     } else {
       yield* emit(Event.Started({ step: "launch" }))
-      const transaction = yield* services.createTransaction({
-        ipfs: metadataUrl,
-        tokenMint: mint,
-        wallet,
-        initialBuyLamports: input.initialBuyLamports,
-        configKey: configKey!,
-        ...(input.tipWallet === undefined ? {} : { tipWallet: input.tipWallet }),
-        ...(input.tipLamports === undefined ? {} : { tipLamports: input.tipLamports })
-      })
-      const landed = yield* Flows.launch(transaction, { ...flow, mint })
-      signature = landed.signature
-      yield* save({ launchSignature: signature })
-      yield* emit(Event.Landed({ step: "launch", label: "launch", signature }))
-      yield* done("launch", `launched ${mint} at slot ${landed.slot}`, false)
+      const earlier = record.launchSent === undefined
+        ? Option.none<Chain.Landed>()
+        : yield* settleSentLaunch(record.launchSent, flow)
+      if (Option.isSome(earlier)) {
+        signature = earlier.value.signature
+        yield* save({ launchSignature: signature })
+        yield* emit(Event.Landed({ step: "launch", label: "launch", signature }))
+        yield* done("launch", `launched ${mint} at slot ${earlier.value.slot} (sent by the earlier run)`, true)
+      } else {
+        const transaction = yield* services.createTransaction({
+          ipfs: metadataUrl,
+          tokenMint: mint,
+          wallet,
+          initialBuyLamports: input.initialBuyLamports,
+          configKey: configKey!,
+          ...(input.tipWallet === undefined ? {} : { tipWallet: input.tipWallet }),
+          ...(input.tipLamports === undefined ? {} : { tipLamports: input.tipLamports })
+        })
+        const signed = yield* Flows.signLaunch(transaction, mint)
+        // the signed bytes are kept before they are sent: a run stopped before the launch is
+        // confirmed leaves what the next run needs to find it landed instead of asking again
+        const chain = yield* Chain.Chain
+        const lastValidBlockHeight = yield* chain.lastValidBlockHeight(flow.commitment ?? "confirmed")
+        yield* save({
+          launchSent: {
+            signature: signed.signature,
+            transaction: Encoding.encodeBase64(signed.bytes),
+            lastValidBlockHeight
+          }
+        })
+        const landed = yield* Chain.sendAndConfirm(
+          { ...signed, lastValidBlockHeight: Option.some(lastValidBlockHeight) },
+          { commitment: flow.commitment, rebroadcastInterval: flow.rebroadcastInterval }
+        )
+        signature = landed.signature
+        yield* save({ launchSignature: signature })
+        yield* emit(Event.Landed({ step: "launch", label: "launch", signature }))
+        yield* done("launch", `launched ${mint} at slot ${landed.slot}`, false)
+      }
     }
 
     const result: Result = {
