@@ -99,6 +99,11 @@ describe("feeshare mcp: prepare_token_launch", () => {
         // the token info is made (free); nothing else yet
         const [made] = yield* tokensNamed(name)
         assert.isFalse(made?.launched)
+        // preparing the same launch again reuses it: no second token info
+        const again = yield* session.call("prepare_token_launch", args)
+        assert.isFalse(again.isError, again.text)
+        assert.deepStrictEqual(again.structured["mints"], preview["mints"])
+        assert.strictEqual((yield* tokensNamed(name)).length, 1)
 
         const executed = yield* session.call("execute", { previewId: preview["previewId"] })
         assert.isFalse(executed.isError, executed.text)

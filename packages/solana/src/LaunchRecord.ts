@@ -37,16 +37,27 @@ export interface Store {
 }
 
 /**
- * Records held in memory (resumes within one process only).
+ * Records held in memory (resumes within one process only). With `maxRecords`, the records
+ * saved longest ago are dropped beyond that many (a long-lived process, such as the MCP
+ * server, keeps the launches of its session without growing without bound).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const memory = (): Store => {
+export const memory = (options: { readonly maxRecords?: number } = {}): Store => {
   const records = new Map<string, LaunchToken.LaunchRecord>()
+  const limit = options.maxRecords ?? Number.POSITIVE_INFINITY
   return {
     location: "memory",
     load: (key) => Effect.sync(() => Option.fromNullable(records.get(key))),
-    save: (record) => Effect.sync(() => void records.set(record.key, record))
+    save: (record) =>
+      Effect.sync(() => {
+        records.delete(record.key)
+        records.set(record.key, record)
+        for (const oldest of records.keys()) {
+          if (records.size <= limit) break
+          records.delete(oldest)
+        }
+      })
   }
 }

@@ -8,7 +8,7 @@ import type { Toolkit } from "@effect/ai"
 import type { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import type { Claims, FeeShare, LaunchToken, Plan, Signer, Trade } from "@feeshare/domain"
 import * as Chain from "@feeshare/solana/Chain"
-import type * as LaunchRecord from "@feeshare/solana/LaunchRecord"
+import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import { type Duration, Effect, Layer, Ref } from "effect"
 import * as Previews from "../Previews.js"
 import type { Preview, toolkit } from "../Tools.js"
@@ -118,6 +118,11 @@ export interface HandlerContext {
   readonly checkSwapCaps: (lamports: bigint) => Effect.Effect<void, WritePolicy.PolicyViolation>
   /** Keeps what `execute` will do under a fresh preview id; answers the preview. */
   readonly save: (pending: Pending, unsaved: Unsaved) => Effect.Effect<Preview>
+  /**
+   * The token launches prepared in this session (`prepare_token_launch`): preparing the same
+   * launch again reuses its token info instead of uploading another.
+   */
+  readonly launchRecords: LaunchRecord.Store
 }
 
 /**
@@ -205,6 +210,7 @@ export const make = (options: {
       signerFor,
       checkDailyFees,
       checkSwapCaps,
-      save
+      save,
+      launchRecords: LaunchRecord.memory({ maxRecords: 64 })
     }
   })

@@ -2,9 +2,10 @@
  * `prepare_token_launch` and its execution: a token launched from nothing through the launch
  * flow (`@feeshare/solana/LaunchToken`). The preview is the flow's dry run: the inputs
  * checked, the handles resolved (the split shown), the token info uploaded (it costs no SOL;
- * the preview's record keeps its mint, so `execute` makes no second one), the config's
- * transactions verified and costed (rent and funding, network fees). `execute` runs the flow
- * for real with the same record: the config, then the launch, verified before each signature.
+ * the session's records keep its mint, so `execute`, or preparing the same launch again,
+ * makes no second one), the config's transactions verified and costed (rent and funding,
+ * network fees). `execute` runs the flow for real with the same record: the config, then the
+ * launch, verified before each signature.
  *
  * The server has no ledger reads for lookup tables, so a split of more than 7 claimers is
  * refused here (the CLI and the facade launch those).
@@ -12,7 +13,6 @@
  * @since 0.1.0
  */
 import { FeeShare, FeeShareError, type LaunchToken as Inputs } from "@feeshare/domain"
-import * as LaunchRecord from "@feeshare/solana/LaunchRecord"
 import * as LaunchToken from "@feeshare/solana/LaunchToken"
 import * as Signers from "@feeshare/solana/Signers"
 import { Effect, Layer } from "effect"
@@ -48,7 +48,7 @@ export const prepare = (
     }
     const lamports = BigInt(request.initialBuyLamports) + BigInt(request.tipLamports ?? 0)
     yield* context.checkSwapCaps(lamports)
-    const store = LaunchRecord.memory()
+    const store = context.launchRecords
     const dry = yield* LaunchToken.run(request, servicesOf(context), { store, dryRun: true }).pipe(
       Effect.provide(Layer.merge(Signers.layer(signer), context.chainLayer))
     )
