@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The static checks of `npm test`, side by side: each argument names an npm script (`deps`,
- * `lint`, `typecheck`, `docs:api`), run at once in its own process (they read the sources and
+ * `lint`, `typecheck`, `docs:check`), run at once in its own process (they read the sources and
  * write nothing the others read). Each one's output is printed in one block when it ends, with its
  * time; the exit code is 1 when any failed. On a 2-core machine this takes the longest check's
  * time instead of their sum. `npm test` runs them beside vitest (`scripts/test.mjs`), through

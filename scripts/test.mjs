@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url"
 import { runChecks } from "./checks.mjs"
 
 /** The checks `npm test` runs (npm scripts of the root package.json). */
-export const checks = ["deps", "lint", "typecheck", "docs:api"]
+export const checks = ["deps", "lint", "typecheck", "docs:check"]
 
 /** The checks' nice value: below the tests, not starved (the checks still end within the test run). */
 export const checksPriority = 2

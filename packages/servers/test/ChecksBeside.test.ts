@@ -38,7 +38,7 @@ const waitFor = (file: string, done: string, exitCode: number) =>
 
 describe("the static checks beside vitest (scripts/test.mjs)", () => {
   it("npm test runs knip, ESLint, tsc -b and TypeDoc beside vitest, at a lower priority", () => {
-    expect([...checks].sort()).toEqual(["deps", "docs:api", "lint", "typecheck"])
+    expect([...checks].sort()).toEqual(["deps", "docs:check", "lint", "typecheck"])
     expect(checksPriority).toBeGreaterThan(0)
     expect(checksPriority).toBeLessThanOrEqual(10)
   })
