@@ -15,8 +15,11 @@ export interface LineServer {
    * or when the process has ended, it resolves with code -1 and the reason in `stderr`.
    */
   readonly ask: (request: Readonly<Record<string, unknown>>, timeout?: number) => Promise<Outcome>
-  /** Ends the process (a request still waiting resolves with code -1). */
-  readonly stop: () => void
+  /**
+   * Closes its input, on which the process ends by itself, and resolves when it has exited; it is
+   * killed if it has not within 5 s. A request still waiting resolves with code -1.
+   */
+  readonly stop: () => Promise<void>
 }
 
 interface Pending {
@@ -35,6 +38,11 @@ export const start = (script: string, cwd: string): LineServer => {
   let next = 0
   let stderr = ""
   let ended: string | null = null
+  // "error" without "exit" when it could not be started
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.once("error", () => resolve())
+  })
   const settle = (id: number, outcome: Outcome): void => {
     const waiting = pending.get(id)
     if (waiting === undefined) return
@@ -76,9 +84,11 @@ export const start = (script: string, cwd: string): LineServer => {
         pending.set(id, { resolve, timer })
         child.stdin.write(`${JSON.stringify({ ...request, id })}\n`)
       }),
-    stop: () => {
+    stop: async () => {
       child.stdin.end()
-      child.kill()
+      const timer = setTimeout(() => child.kill(), 5_000)
+      await exited
+      clearTimeout(timer)
     }
   }
 }

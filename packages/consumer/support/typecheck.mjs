@@ -5,11 +5,12 @@
 // stdin (`{"id":1,"project":"/abs/dir","configs":["tsconfig.a.json"]}`), one answer per line on
 // stdout (`{"id":1,"code":0,"stdout":"","stderr":""}`), in order; it ends when stdin closes.
 //
-// It reports what `tsc` with `skipLibCheck: false` reports for the project's own files and for
-// every declaration file of the feeshare packages (`node_modules/@feeshare/**`,
-// `node_modules/feeshare/**`), including the imports in them that do not resolve; it does not
-// check the bodies of the third-party declarations (effect, @effect/platform, @solana/kit), which
-// are not ours and cost about 15 s per project to check: the consumer test type-checks fourteen.
+// With `skipLibCheck: true` it reports what `tsc` reports. With `skipLibCheck: false`, what `tsc`
+// reports for the project's own files and for every declaration file of the feeshare packages
+// (`node_modules/@feeshare/**`, `node_modules/feeshare/**`), including the imports in them that do
+// not resolve; it does not check the bodies of the third-party declarations (effect,
+// @effect/platform, @solana/kit), which are not ours and cost about 15 s per project to check: the
+// consumer test type-checks fourteen.
 //
 // Files are parsed (and bound) once per process: a file is reused for another tsconfig or
 // another project when it is the same file there (the same path relative to the project, the
@@ -70,14 +71,17 @@ const check = (project, configs) => {
       host,
       configFileParsingDiagnostics: parsed.errors
     })
+    const everything = parsed.options.skipLibCheck === true
     const diagnostics = [
       ...parsed.errors,
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
       ...program.getSyntacticDiagnostics(),
+      // with skipLibCheck every file, as tsc: TypeScript itself skips the declaration files' bodies
+      // then, and reports what else it found in them (a reference it could not resolve)
       ...program.getSourceFiles()
-        .filter((file) => !file.isDeclarationFile || ours.test(file.fileName))
-        .filter((file) => !program.isSourceFileDefaultLibrary(file))
+        .filter((file) => everything || !file.isDeclarationFile || ours.test(file.fileName))
+        .filter((file) => everything || !program.isSourceFileDefaultLibrary(file))
         .flatMap((file) => program.getSemanticDiagnostics(file))
     ]
     if (diagnostics.length > 0) stdout += `${config}:\n${ts.formatDiagnostics(diagnostics, format)}`
