@@ -94,8 +94,10 @@ let packed: ReadonlyMap<string, Packed>
 /** Installs run three at a time, publint two at a time (2 cores); the type-checks and attw in one process each. */
 const installs = limiter(3)
 const checks = limiter(2)
+/** `typecheck.mjs --serve`: every project's type-checks, one after another. */
 let typeChecker: LineServer.LineServer
-let typesChecker: LineServer.LineServer
+/** `attw.mjs --serve`: every tarball's attw, one after another. */
+let attwChecker: LineServer.LineServer
 /** Every background task, awaited before the temporary directory is removed. */
 const background: Array<Promise<unknown>> = []
 const inBackground = <A>(promise: Promise<A>): Promise<A> => {
@@ -226,7 +228,7 @@ const lint = async (name: string): Promise<{ readonly publint: Outcome; readonly
   // "fails") and CommonJS importers (`cjs-resolves-to-esm`: attw's TypeScript does not model
   // Node >= 20.19 loading ES modules from require(), which the packages rely on and the CJS
   // test proves). Everything an ESM importer resolves (node16 from ESM, bundler) is checked.
-  const attwOutcome = await typesChecker.ask({ tarball: path, includeEntrypoints: subpaths })
+  const attwOutcome = await attwChecker.ask({ tarball: path, includeEntrypoints: subpaths })
   return { publint: publintOutcome, attw: attwOutcome }
 }
 
@@ -326,7 +328,7 @@ beforeAll(async () => {
     await Promise.all([...tarballs].map(async ([name, path]) => [name, await readPacked(name, path)] as const))
   )
   typeChecker = LineServer.start(typecheck, workspace)
-  typesChecker = LineServer.start(attw, workspace)
+  attwChecker = LineServer.start(attw, workspace)
   // the longest chains first (npm installs three at a time): the docs' project (the largest
   // install; the examples and the Effect application's tests wait on it), the CLI (the sandbox
   // runs from it), the facade; then the packages with the most to type-check, whose checks (one
@@ -368,7 +370,7 @@ beforeAll(async () => {
 afterAll(async () => {
   sandbox?.stop()
   await Promise.all(background)
-  await Promise.all([typeChecker?.stop(), typesChecker?.stop()])
+  await Promise.all([typeChecker?.stop(), attwChecker?.stop()])
   if (root !== undefined) await remove(root)
 })
 
