@@ -25,6 +25,7 @@ import {
 } from "../support/Alone.js"
 import * as BrowserBundle from "../support/BrowserBundle.js"
 import * as DocExamples from "../support/DocExamples.js"
+import * as LineServer from "../support/LineServer.js"
 import {
   diskUsage,
   limiter,
@@ -43,12 +44,12 @@ const readme = fileURLToPath(new URL("../../../README.md", import.meta.url))
 /** The sandbox address the README's examples use (`feeshare sandbox --port 8787`). */
 const documentedRoot = "http://127.0.0.1:8787"
 const MiB = 1024 * 1024
-/** The workspace's TypeScript, publint and attw (tools, like vitest; the projects hold only what users install). */
-const tsc = join(workspace, "node_modules", "typescript", "bin", "tsc")
-/** `tsc --noEmit -p` for each tsconfig, in one process (see the script for what it checks). */
+// The workspace's TypeScript, publint and attw are tools, like vitest; the projects hold only what users install.
+/** `tsc --noEmit -p` for each project's tsconfigs, every project in one process (see the script for what it checks). */
 const typecheck = fileURLToPath(new URL("../support/typecheck.mjs", import.meta.url))
 const publint = join(workspace, "node_modules", "publint", "src", "cli.js")
-const attw = join(workspace, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js")
+/** `attw <tarball> --profile esm-only`, every tarball in one process (see the script). */
+const attw = fileURLToPath(new URL("../support/attw.mjs", import.meta.url))
 
 /** The published packages, known when the tests are collected (their package.json files). */
 const names = (await publishedPackages()).map((p) => p.name)
@@ -90,9 +91,13 @@ interface Examined {
 
 let root: string
 let packed: ReadonlyMap<string, Packed>
-/** Installs run three at a time, type-checks, publint and attw two at a time (2 cores). */
+/** Installs run three at a time, publint two at a time (2 cores); the type-checks and attw in one process each. */
 const installs = limiter(3)
 const checks = limiter(2)
+/** `typecheck.mjs --serve`: every project's type-checks, one after another. */
+let typeChecker: LineServer.LineServer
+/** `attw.mjs --serve`: every tarball's attw, one after another. */
+let attwChecker: LineServer.LineServer
 /** Every background task, awaited before the temporary directory is removed. */
 const background: Array<Promise<unknown>> = []
 const inBackground = <A>(promise: Promise<A>): Promise<A> => {
@@ -103,14 +108,17 @@ const inBackground = <A>(promise: Promise<A>): Promise<A> => {
 const alone = new Map<string, Promise<string>>()
 const examined = new Map<string, Promise<Examined>>()
 const linted = new Map<string, Promise<{ readonly publint: Outcome; readonly attw: Outcome }>>()
+/** `npm exec --package=<the CLI's tarball> -- feeshare --version` in an empty directory (started in beforeAll). */
+let npmExec: Promise<Outcome>
 /** `feeshare` alone, with the facade's fixtures. */
 let facade: string
 /** `@feeshare/cli` alone, as `npx @feeshare/cli` gets it. */
 let cli: string
-/** An Effect application: effect, platform-node and the Effect packages (its tests await it). */
-let effect: string
-let effectReady: Promise<void>
-/** One project with what the runnable examples' pages say to install (its tests await it). */
+/**
+ * One project with what the runnable examples' pages say to install, which is also an Effect
+ * application (effect, platform-node and the Effect packages beside @feeshare/client and
+ * @feeshare/solana, and @types/node for its type-check): its tests await it.
+ */
 let docs: string
 let docsReady: Promise<void>
 let sandbox: {
@@ -189,7 +197,7 @@ const examine = async (name: string, project: string): Promise<Examined> => {
       extraFiles: typeCheckExtras[name] ?? [],
       types: withNodeTypes.has(name) ? ["node"] : []
     })
-    const outcome = await checks(() => run("node", [typecheck, project, ...configs], { cwd: project }))
+    const outcome = await typeChecker.ask({ project, configs })
     for (const config of configs) typeChecks.push({ config, outcome })
   }
   const lock: { readonly packages: Readonly<Record<string, { readonly resolved?: string }>> } = JSON.parse(
@@ -220,30 +228,38 @@ const lint = async (name: string): Promise<{ readonly publint: Outcome; readonly
   // "fails") and CommonJS importers (`cjs-resolves-to-esm`: attw's TypeScript does not model
   // Node >= 20.19 loading ES modules from require(), which the packages rely on and the CJS
   // test proves). Everything an ESM importer resolves (node16 from ESM, bundler) is checked.
-  const attwOutcome = await checks(() =>
-    run("node", [
-      attw,
-      path,
-      "--profile",
-      "esm-only",
-      "--format",
-      "ascii",
-      "--no-color",
-      "--no-emoji",
-      ...(subpaths.length > 0 ? ["--include-entrypoints", ...subpaths] : [])
-    ], { cwd: root })
-  )
+  const attwOutcome = await attwChecker.ask({ tarball: path, includeEntrypoints: subpaths })
   return { publint: publintOutcome, attw: attwOutcome }
 }
 
 /**
+ * What the Effect application installs: the README's Effect client (`@feeshare/client` with its
+ * peers) and `@feeshare/solana`, and `@types/node` for its type-check. The docs' project holds
+ * them too (one install instead of two); a package the docs' pages name is installed as written
+ * there.
+ */
+const effectApplication = [
+  "@feeshare/client",
+  "@feeshare/solana",
+  "effect@^3.22.4",
+  "@effect/platform@^0.97.2",
+  "@effect/platform-node@^0.108.2",
+  "@types/node@^20.19.0"
+]
+
+/**
  * The project of the documentation's examples: every install command of their pages (the
  * `@feeshare/*` packages and `feeshare` from their tarballs, the rest from the registry as
- * written), and the runner.
+ * written), the runner, and the Effect application's packages and files.
  */
 const installDocs = async (directory: string): Promise<void> => {
   await mkdir(directory)
-  const specs = DocExamples.projectSpecs(runnable, documentation.texts)
+  const written = DocExamples.projectSpecs(runnable, documentation.texts)
+  const named = new Set(written.map(DocExamples.nameOfSpec))
+  const specs = [
+    ...written,
+    ...effectApplication.filter((spec) => !named.has(DocExamples.nameOfSpec(spec)))
+  ]
   const local = specs.map(DocExamples.nameOfSpec).filter((name) => packed.has(name))
   await installProject(
     directory,
@@ -255,6 +271,7 @@ const installDocs = async (directory: string): Promise<void> => {
     { timeout: 900_000 }
   )
   await cp(join(fixtures, "docs"), directory, { recursive: true })
+  await cp(join(fixtures, "effect"), directory, { recursive: true })
 }
 
 /** What `run-examples.mjs` reports of one example. */
@@ -310,39 +327,35 @@ beforeAll(async () => {
   packed = new Map(
     await Promise.all([...tarballs].map(async ([name, path]) => [name, await readPacked(name, path)] as const))
   )
-  // the CLI first (the sandbox runs from it), the facade, the Effect application, then the rest
-  const order = [
-    "@feeshare/cli",
-    "feeshare",
-    ...names.filter((name) => name !== "@feeshare/cli" && name !== "feeshare")
-  ]
-  for (const name of order.slice(0, 2)) {
-    alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
-  }
-  effect = join(root, "effect")
-  effectReady = inBackground(mark(
-    "effect installed",
-    installs(async () => {
-      await mkdir(effect)
-      await installProject(
-        effect,
-        [
-          tarball("@feeshare/client"),
-          tarball("@feeshare/solana"),
-          "effect@^3.22.4",
-          "@effect/platform@^0.97.2",
-          "@effect/platform-node@^0.108.2",
-          "@types/node@^20.19.0"
-        ],
-        packed,
-        ["@feeshare/domain", "@feeshare/client", "@feeshare/solana"]
-      )
-      await cp(join(fixtures, "effect"), effect, { recursive: true })
-    })
-  ))
+  typeChecker = LineServer.start(typecheck, workspace)
+  attwChecker = LineServer.start(attw, workspace)
+  // the longest chains first (npm installs three at a time): the docs' project (the largest
+  // install; the examples and the Effect application's tests wait on it), the CLI (the sandbox
+  // runs from it), the facade; then the packages with the most to type-check, whose checks (one
+  // after another in one process) begin as soon as each is installed
   docs = join(root, "docs")
   docsReady = inBackground(mark("docs installed", installs(() => installDocs(docs))))
-  for (const name of order.slice(2)) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
+  const first = ["@feeshare/cli", "feeshare", "@feeshare/keeper", "@feeshare/mcp", "@feeshare/sandbox"]
+  const order = [...first.filter((name) => names.includes(name)), ...names.filter((name) => !first.includes(name))]
+  for (const name of order) alone.set(name, inBackground(mark(`installed ${name}`, installAloneProject(name))))
+  // npx installs the CLI from its tarball too: in the installs' queue, its test awaits it
+  npmExec = inBackground(mark(
+    "npm exec",
+    installs(async () => {
+      const empty = await temporaryDirectory("feeshare-npx-")
+      const outcome = await run("npm", [
+        "exec",
+        "--yes",
+        "--prefer-offline",
+        `--package=${tarball("@feeshare/cli")}`,
+        "--",
+        "feeshare",
+        "--version"
+      ], { cwd: empty })
+      await remove(empty)
+      return outcome
+    })
+  ))
   for (const name of order) {
     examined.set(
       name,
@@ -357,6 +370,7 @@ beforeAll(async () => {
 afterAll(async () => {
   sandbox?.stop()
   await Promise.all(background)
+  await Promise.all([typeChecker?.stop(), attwChecker?.stop()])
   if (root !== undefined) await remove(root)
 })
 
@@ -467,11 +481,11 @@ describe("the README's examples, as written, from the installed packages", () =>
       .map((match) => (match[1] ?? "").replaceAll(documentedRoot, sandbox.rootUrl))
 
   it("Effect: effect.mjs with plain node", async () => {
-    await effectReady
+    await docsReady
     const [code] = await blocks("js")
     expect(code).toContain("@feeshare/client")
-    await writeFile(join(effect, "effect.mjs"), code ?? "")
-    const { stdout } = await runOk("node", ["effect.mjs"], { cwd: effect })
+    await writeFile(join(docs, "effect.mjs"), code ?? "")
+    const { stdout } = await runOk("node", ["effect.mjs"], { cwd: docs })
     const [first, second] = stdout.trim().split("\n")
     expect(first).toMatch(/^new key key_\w+ signup: true$/)
     expect(second).toMatch(/^user [\w-]+ pools \d+ key <redacted>$/)
@@ -550,19 +564,8 @@ describe("@feeshare/cli as npx gets it", () => {
   })
 
   it("npm exec --package=<tarball> -- feeshare --version, in a directory with nothing installed", async () => {
-    const empty = await temporaryDirectory("feeshare-npx-")
-    const { stdout } = await runOk("npm", [
-      "exec",
-      "--yes",
-      "--prefer-offline",
-      `--package=${tarball("@feeshare/cli")}`,
-      "--",
-      "feeshare",
-      "--version"
-    ], {
-      cwd: empty
-    })
-    await remove(empty)
+    const { code, stdout, stderr } = await npmExec
+    expect(code, stderr).toBe(0)
     expect(stdout.trim()).toBe(
       JSON.parse(await readFile(join(cli, "node_modules", "@feeshare", "cli", "package.json"), "utf8")).version
     )
@@ -663,18 +666,23 @@ describe("an Effect application with its own effect", () => {
   afterAll(() => sandbox?.stop())
 
   it("one copy of effect, @effect/platform and @solana/kit", async () => {
-    await effectReady
-    for (const name of ["effect", "@effect/platform", "@solana/kit"]) {
-      const { stdout } = await run("npm", ["ls", name, "--all", "--parseable"], { cwd: effect })
-      const copies = new Set(stdout.trim().split("\n").filter((line) => line.length > 0))
-      expect([...copies], name).toHaveLength(1)
+    await docsReady
+    const shared = ["effect", "@effect/platform", "@solana/kit"]
+    // one `npm ls` for the three: it prints the folder of every copy of each
+    const { stdout } = await run("npm", ["ls", ...shared, "--all", "--parseable"], { cwd: docs })
+    const folders = new Set(stdout.trim().split("\n").filter((line) => line.length > 0))
+    for (const name of shared) {
+      expect([...folders].filter((folder) => folder.endsWith(`/node_modules/${name}`)), name).toHaveLength(1)
     }
   })
 
   it("the layers compose and answer, and the program type-checks against the installed declarations", async () => {
-    const checked = await checks(() => run("node", [tsc, "-p", "tsconfig.json"], { cwd: effect }))
+    await docsReady
+    // `tsc --noEmit -p tsconfig.json` (skipLibCheck: what the script leaves out, tsc leaves out too)
+    const checked = await typeChecker.ask({ project: docs, configs: ["tsconfig.json"] })
     expect(checked.stdout + checked.stderr).toBe("")
-    const { stdout } = await runOk("node", ["program.mjs", sandbox.baseUrl, sandbox.rpcUrl], { cwd: effect })
+    expect(checked.code).toBe(0)
+    const { stdout } = await runOk("node", ["program.mjs", sandbox.baseUrl, sandbox.rpcUrl], { cwd: docs })
     expect(JSON.parse(stdout)).toEqual({
       signup: true,
       user: true,
