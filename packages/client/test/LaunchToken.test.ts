@@ -114,6 +114,18 @@ const invalid = (error: unknown) => {
   return error as FeeShareError.InvalidRequest
 }
 
+/** A store that dies right after the launch is kept (signed, before it is sent): the run stops there. */
+const diesOnceKept = (store: LaunchRecord.Store): LaunchRecord.Store => ({
+  ...store,
+  save: (record) =>
+    Effect.zipRight(
+      store.save(record),
+      record.launchSent !== undefined && record.launchSignature === undefined
+        ? Effect.dieMessage("crash after the launch was kept, before it was sent")
+        : Effect.void
+    )
+})
+
 describe("LaunchToken.run against the sandbox", () => {
   layer(Sandbox.layer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "launch-token" }), {
     excludeTestServices: true
@@ -268,17 +280,63 @@ describe("LaunchToken.run against the sandbox", () => {
         assert.strictEqual((yield* calls)["createTransaction"], 1)
       }).pipe(undici))
 
-    it.scoped("resume after a launch that can no longer land (its blockhash expired unlanded): a new one is asked for", () =>
+    it.scoped("resume after the launch was kept but not sent: the same bytes are sent and land, no second launch is asked for", () =>
+      Effect.gen(function*() {
+        const { payer, request } = yield* fixture("kept")
+        const { calls, services: s } = yield* services
+        const store = LaunchRecord.memory()
+        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer)),
+          Effect.exit
+        )
+        assert.isTrue(crash._tag === "Failure")
+        const kept = Option.getOrThrow(yield* store.load(LaunchToken.recordKey(request, payer.publicKey))).launchSent
+        assert.isDefined(kept)
+        assert.isFalse((yield* tokensNamed(request.name))[0]!.launched)
+
+        const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer))
+        )
+        assert.strictEqual(rerun.signature, kept?.signature)
+        assert.deepStrictEqual(rerun.reused, ["token-info", "config", "launch"])
+        assert.strictEqual((yield* calls)["createTransaction"], 1)
+        assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
+      }).pipe(undici))
+
+    it.scoped("resume after a kept launch that can no longer land (its last valid height passed, never sent): a new one is asked for", () =>
       Effect.gen(function*() {
         const { payer, request } = yield* fixture("expired")
         const { calls, services: s } = yield* services
         const store = LaunchRecord.memory()
-        const crash = yield* LaunchToken.run(request, { ...s, createTransaction: () => Effect.dieMessage("crash") }, {
-          store,
-          commitment: "processed"
-        }).pipe(Effect.provide(onChain(payer)), Effect.exit)
+        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer)),
+          Effect.exit
+        )
         assert.isTrue(crash._tag === "Failure")
-        // as if a launch had been signed and kept, then never landed, and its last valid height passed
+        const key = LaunchToken.recordKey(request, payer.publicKey)
+        const record = Option.getOrThrow(yield* store.load(key))
+        const kept = record.launchSent!
+        yield* store.save({ ...record, launchSent: { ...kept, lastValidBlockHeight: 0n } })
+
+        const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer))
+        )
+        assert.notStrictEqual(rerun.signature, kept.signature)
+        assert.deepStrictEqual(rerun.reused, ["token-info", "config"])
+        assert.strictEqual((yield* calls)["createTransaction"], 2)
+        assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
+      }).pipe(undici))
+
+    it.scoped("a damaged kept launch (not the signed transaction, unknown to the ledger) is not sent: a new one is asked for", () =>
+      Effect.gen(function*() {
+        const { payer, request } = yield* fixture("damaged")
+        const { calls, services: s } = yield* services
+        const store = LaunchRecord.memory()
+        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
+          Effect.provide(onChain(payer)),
+          Effect.exit
+        )
+        assert.isTrue(crash._tag === "Failure")
         const key = LaunchToken.recordKey(request, payer.publicKey)
         const record = Option.getOrThrow(yield* store.load(key))
         const never = PublicKey.base58.encode(new Uint8Array(64).fill(9))
@@ -287,16 +345,14 @@ describe("LaunchToken.run against the sandbox", () => {
           launchSent: {
             signature: never,
             transaction: Encoding.encodeBase64(new Uint8Array(200).fill(7)),
-            lastValidBlockHeight: 0n
+            lastValidBlockHeight: 2n ** 62n
           }
         })
         const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
           Effect.provide(onChain(payer))
         )
-        assert.deepStrictEqual(rerun.reused, ["token-info", "config"])
         assert.notStrictEqual(rerun.signature, never)
-        // the rerun asked for the launch (the first run's ask was the crash)
-        assert.strictEqual((yield* calls)["createTransaction"], 1)
+        assert.strictEqual((yield* calls)["createTransaction"], 2)
         assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
       }).pipe(undici))
 

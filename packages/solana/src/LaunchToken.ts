@@ -31,7 +31,7 @@
  * @since 0.1.0
  */
 import type { Launch, LaunchWallet, TokenInfo } from "@feeshare/domain"
-import { FeeShare, FeeShareError, LaunchToken } from "@feeshare/domain"
+import { FeeShare, FeeShareError, LaunchToken, PublicKey } from "@feeshare/domain"
 import { sha256 } from "@noble/hashes/sha2"
 import { bytesToHex } from "@noble/hashes/utils"
 import { Data, Effect, Either, Encoding, Option } from "effect"
@@ -199,17 +199,33 @@ const settleSentLaunch = (
 ): Effect.Effect<Option.Option<Chain.Landed>, Chain.ChainUnavailable, Chain.Chain> =>
   Effect.gen(function*() {
     const chain = yield* Chain.Chain
+    const commitment = flow.commitment ?? "confirmed"
     const known = yield* chain.signatureStatus(sent.signature, { searchHistory: true })
-    const bytes = Encoding.decodeBase64(sent.transaction)
+    // the kept bytes are sent again only when they are what was signed: a canonical transaction
+    // whose every signature is present and valid, the fee payer's being the kept signature
+    const bytes = yield* WireTransaction.decode(sent.transaction, "base64", "kept launch").pipe(
+      Effect.map((decoded) => {
+        const payer = Object.entries(decoded.transaction.signatures).find(([key]) => key === decoded.signers[0])?.[1]
+        const intact = payer !== null && payer !== undefined && PublicKey.base58.encode(payer) === sent.signature &&
+          Object.values(decoded.transaction.signatures).every((signature) => signature !== null) &&
+          decoded.signatureChecks.every(Boolean)
+        return intact ? Either.right(decoded.bytes) : Either.left("not the signed launch")
+      }),
+      Effect.orElseSucceed(() => Either.left("unreadable"))
+    )
     if (Option.isNone(known) && Either.isLeft(bytes)) return Option.none()
+    // no transaction can land after the newest blockhash's bound: a kept bound beyond it (a
+    // record edited or damaged) would make the wait unbounded
+    const newest = yield* chain.lastValidBlockHeight(commitment)
+    const lastValidBlockHeight = sent.lastValidBlockHeight < newest ? sent.lastValidBlockHeight : newest
     const transaction: Chain.Sendable = {
       bytes: Either.getOrElse(bytes, () => new Uint8Array()),
       signature: sent.signature,
-      lastValidBlockHeight: Option.some(sent.lastValidBlockHeight)
+      lastValidBlockHeight: Option.some(lastValidBlockHeight)
     }
-    const options = { commitment: flow.commitment, rebroadcastInterval: flow.rebroadcastInterval }
+    const options = { commitment, rebroadcastInterval: flow.rebroadcastInterval }
     const landed = Option.isSome(known)
-      ? Chain.confirm({ transaction, lastValidBlockHeight: sent.lastValidBlockHeight, alreadyKnown: true }, options)
+      ? Chain.confirm({ transaction, lastValidBlockHeight, alreadyKnown: true }, options)
       : Chain.sendAndConfirm(transaction, { ...options, skipPreflight: true })
     return yield* landed.pipe(
       Effect.map(Option.some),
