@@ -114,17 +114,33 @@ const invalid = (error: unknown) => {
   return error as FeeShareError.InvalidRequest
 }
 
-/** A store that dies right after the launch is kept (signed, before it is sent): the run stops there. */
-const diesOnceKept = (store: LaunchRecord.Store): LaunchRecord.Store => ({
-  ...store,
-  save: (record) =>
-    Effect.zipRight(
-      store.save(record),
-      record.launchSent !== undefined && record.launchSignature === undefined
-        ? Effect.dieMessage("crash after the launch was kept, before it was sent")
-        : Effect.void
+/**
+ * A launch whose run stopped right after the launch transaction was kept (signed, not sent): its
+ * record store, the record, and the counted services for the rerun.
+ */
+const keptNotSent = (tag: string) =>
+  Effect.gen(function*() {
+    const { payer, request } = yield* fixture(tag)
+    const { calls, services: s } = yield* services
+    const store = LaunchRecord.memory()
+    const dies: LaunchRecord.Store = {
+      ...store,
+      save: (record) =>
+        Effect.zipRight(
+          store.save(record),
+          record.launchSent !== undefined && record.launchSignature === undefined
+            ? Effect.dieMessage("crash after the launch was kept, before it was sent")
+            : Effect.void
+        )
+    }
+    const crash = yield* LaunchToken.run(request, s, { store: dies, commitment: "processed" }).pipe(
+      Effect.provide(onChain(payer)),
+      Effect.exit
     )
-})
+    assert.isTrue(crash._tag === "Failure")
+    const record = Option.getOrThrow(yield* store.load(LaunchToken.recordKey(request, payer.publicKey)))
+    return { payer, request, calls, services: s, store, record, kept: record.launchSent! }
+  })
 
 describe("LaunchToken.run against the sandbox", () => {
   layer(Sandbox.layer({ port: 0, slotMillis: 20, blockhashValidity: 100_000, seed: "launch-token" }), {
@@ -282,22 +298,13 @@ describe("LaunchToken.run against the sandbox", () => {
 
     it.scoped("resume after the launch was kept but not sent: the same bytes are sent and land, no second launch is asked for", () =>
       Effect.gen(function*() {
-        const { payer, request } = yield* fixture("kept")
-        const { calls, services: s } = yield* services
-        const store = LaunchRecord.memory()
-        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
-          Effect.provide(onChain(payer)),
-          Effect.exit
-        )
-        assert.isTrue(crash._tag === "Failure")
-        const kept = Option.getOrThrow(yield* store.load(LaunchToken.recordKey(request, payer.publicKey))).launchSent
-        assert.isDefined(kept)
+        const { calls, kept, payer, request, services: s, store } = yield* keptNotSent("kept")
         assert.isFalse((yield* tokensNamed(request.name))[0]!.launched)
 
         const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
           Effect.provide(onChain(payer))
         )
-        assert.strictEqual(rerun.signature, kept?.signature)
+        assert.strictEqual(rerun.signature, kept.signature)
         assert.deepStrictEqual(rerun.reused, ["token-info", "config", "launch"])
         assert.strictEqual((yield* calls)["createTransaction"], 1)
         assert.isTrue((yield* tokensNamed(request.name))[0]!.launched)
@@ -305,17 +312,7 @@ describe("LaunchToken.run against the sandbox", () => {
 
     it.scoped("resume after a kept launch that can no longer land (its last valid height passed, never sent): a new one is asked for", () =>
       Effect.gen(function*() {
-        const { payer, request } = yield* fixture("expired")
-        const { calls, services: s } = yield* services
-        const store = LaunchRecord.memory()
-        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
-          Effect.provide(onChain(payer)),
-          Effect.exit
-        )
-        assert.isTrue(crash._tag === "Failure")
-        const key = LaunchToken.recordKey(request, payer.publicKey)
-        const record = Option.getOrThrow(yield* store.load(key))
-        const kept = record.launchSent!
+        const { calls, kept, payer, record, request, services: s, store } = yield* keptNotSent("expired")
         yield* store.save({ ...record, launchSent: { ...kept, lastValidBlockHeight: 0n } })
 
         const rerun = yield* LaunchToken.run(request, s, { store, commitment: "processed" }).pipe(
@@ -329,16 +326,7 @@ describe("LaunchToken.run against the sandbox", () => {
 
     it.scoped("a damaged kept launch (not the signed transaction, unknown to the ledger) is not sent: a new one is asked for", () =>
       Effect.gen(function*() {
-        const { payer, request } = yield* fixture("damaged")
-        const { calls, services: s } = yield* services
-        const store = LaunchRecord.memory()
-        const crash = yield* LaunchToken.run(request, s, { store: diesOnceKept(store), commitment: "processed" }).pipe(
-          Effect.provide(onChain(payer)),
-          Effect.exit
-        )
-        assert.isTrue(crash._tag === "Failure")
-        const key = LaunchToken.recordKey(request, payer.publicKey)
-        const record = Option.getOrThrow(yield* store.load(key))
+        const { calls, payer, record, request, services: s, store } = yield* keptNotSent("damaged")
         const never = PublicKey.base58.encode(new Uint8Array(64).fill(9))
         yield* store.save({
           ...record,
