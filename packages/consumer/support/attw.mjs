@@ -15,8 +15,8 @@ import * as core from "@arethetypeswrong/core"
 import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { createInterface } from "node:readline"
 import { pathToFileURL } from "node:url"
+import { serveLines } from "./serveLines.mjs"
 
 process.env.FORCE_COLOR = "0"
 // the command's profiles are not in the package's exports: read from the file the command reads
@@ -50,24 +50,14 @@ if (process.argv.length !== 3 || process.argv[2] !== "--serve") {
   console.error("usage: node attw.mjs --serve")
   process.exit(2)
 }
-for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-  if (line.trim() === "") continue
-  let id = null
-  let answer
-  try {
-    const request = JSON.parse(line)
-    id = request.id
-    const entrypoints = request.includeEntrypoints ?? []
-    if (
-      typeof request.tarball !== "string" || !Array.isArray(entrypoints) ||
-      !entrypoints.every((entry) => typeof entry === "string")
-    ) {
-      throw new Error("a request is {\"id\", \"tarball\": string, \"includeEntrypoints\"?: [string, ...]}")
-    }
-    answer = { id, ...(await check(request.tarball, entrypoints)), stderr: "" }
-  } catch (error) {
-    // as the command: exit code 3 for an error while checking
-    answer = { id, code: 3, stdout: "", stderr: String(error instanceof Error ? error.message : error) }
+// as the command: exit code 3 for an error while checking
+await serveLines(async (request) => {
+  const entrypoints = request.includeEntrypoints ?? []
+  if (
+    typeof request.tarball !== "string" || !Array.isArray(entrypoints) ||
+    !entrypoints.every((entry) => typeof entry === "string")
+  ) {
+    throw new Error("a request is {\"id\", \"tarball\": string, \"includeEntrypoints\"?: [string, ...]}")
   }
-  process.stdout.write(`${JSON.stringify(answer)}\n`)
-}
+  return check(request.tarball, entrypoints)
+}, { errorCode: 3 })

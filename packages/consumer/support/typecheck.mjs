@@ -19,7 +19,7 @@
 // every project instead of once per project. Plain JavaScript: node runs it without a build.
 import { createRequire } from "node:module"
 import { join, relative } from "node:path"
-import { createInterface } from "node:readline"
+import { serveLines } from "./serveLines.mjs"
 
 /** @type {typeof import("typescript")} */
 const ts = createRequire(import.meta.url)("typescript")
@@ -91,22 +91,12 @@ const check = (project, configs) => {
 
 const [first, ...rest] = process.argv.slice(2)
 if (first === "--serve" && rest.length === 0) {
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (line.trim() === "") continue
-    let id = null
-    let answer
-    try {
-      const request = JSON.parse(line)
-      id = request.id
-      if (typeof request.project !== "string" || !Array.isArray(request.configs) || request.configs.length === 0) {
-        throw new Error("a request is {\"id\", \"project\": string, \"configs\": [string, ...]}")
-      }
-      answer = { id, ...check(request.project, request.configs), stderr: "" }
-    } catch (error) {
-      answer = { id, code: 2, stdout: "", stderr: String(error instanceof Error ? error.message : error) }
+  await serveLines((request) => {
+    if (typeof request.project !== "string" || !Array.isArray(request.configs) || request.configs.length === 0) {
+      throw new Error("a request is {\"id\", \"project\": string, \"configs\": [string, ...]}")
     }
-    process.stdout.write(`${JSON.stringify(answer)}\n`)
-  }
+    return check(request.project, request.configs)
+  }, { errorCode: 2 })
 } else if (first === undefined || first.startsWith("--") || rest.length === 0) {
   console.error("usage: node typecheck.mjs <project> <tsconfig>...   or   node typecheck.mjs --serve")
   process.exit(2)
