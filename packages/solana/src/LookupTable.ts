@@ -16,6 +16,7 @@ import {
   getU64Encoder,
   type Instruction
 } from "@solana/kit"
+import { concat } from "./internal/bytes.js"
 
 /**
  * The Address Lookup Table program.
@@ -49,16 +50,6 @@ const headerSize = 56
 const addressEncoder = getAddressEncoder()
 const addressDecoder = getAddressDecoder()
 const u64 = getU64Encoder()
-
-const concat = (...parts: ReadonlyArray<ArrayLike<number>>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
 
 const u32Bytes = (n: number): Uint8Array => {
   const bytes = new Uint8Array(4)

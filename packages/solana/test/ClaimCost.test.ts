@@ -8,6 +8,7 @@ import { AccountRole, type Address, generateKeyPairSigner, type Instruction, typ
 import { Effect, FastCheck } from "effect"
 import * as ClaimCost from "../src/ClaimCost.js"
 import { programs } from "../src/ClaimVerification.js"
+import { concat } from "../src/internal/bytes.js"
 import { build } from "../src/StageBuilder.js"
 import { decode } from "../src/TransactionDecoding.js"
 import { randomBlockhash } from "./helpers/StageBuilder.js"
@@ -18,16 +19,6 @@ const u64 = (value: bigint) => {
   const bytes = new Uint8Array(8)
   new DataView(bytes.buffer).setBigUint64(0, value, true)
   return bytes
-}
-
-const concat = (...parts: ReadonlyArray<Uint8Array>) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
 }
 
 const u32 = (value: number) => {

@@ -18,3 +18,14 @@ export const copy = (bytes: ArrayLike<number>): Uint8Array<ArrayBuffer> => {
   out.set(bytes)
   return out
 }
+
+/** The parts one after another, in a new array. */
+export const concat = (...parts: ReadonlyArray<ArrayLike<number>>): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
+  }
+  return out
+}
