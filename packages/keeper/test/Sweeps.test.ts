@@ -9,19 +9,17 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { ClaimTransactions } from "@feeshare/domain"
-import { SandboxInfo } from "@feeshare/sandbox/Server"
-import * as ChainRpc from "@feeshare/solana/ChainRpc"
-import * as Flows from "@feeshare/solana/Flows"
 import * as LocalSigner from "@feeshare/solana/LocalSigner"
-import * as Signers from "@feeshare/solana/Signers"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import * as Journal from "../src/Journal.js"
 import * as Keeper from "../src/Keeper.js"
 import * as Status from "../src/Status.js"
 import {
+  buy,
   keeper,
   type KeyFile,
   keyFile,
+  launchedToken,
   NATIVE_MINT,
   sandboxApi,
   sandboxLayer,
@@ -42,38 +40,17 @@ const token = (options: {
   readonly buys: ReadonlyArray<bigint>
 }) =>
   Effect.gen(function*() {
-    const info = yield* SandboxInfo
     const sandbox = yield* sandboxApi
-    const client = yield* FeeShareClient
-    const chain = ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })
     const trader = yield* LocalSigner.generate
     yield* sandbox.sandbox.airdrop({ payload: { address: trader.publicKey, lamports: 100n * SOL } })
-    const creator = options.creator.signer
-    const created = yield* sandbox.sandbox.createToken({ payload: { creator: creator.publicKey } })
-    yield* sandbox.sandbox.createFeeShareConfig({
-      payload: {
-        mint: created.mint,
-        admin: creator.publicKey,
-        ...(options.partner === undefined ? {} : { partner: options.partner }),
-        claimers: [{ wallet: options.claimer, bps: 10_000 }]
-      }
+    const mint = yield* launchedToken({
+      creator: options.creator.signer,
+      fund: false,
+      ...(options.partner === undefined ? {} : { partner: options.partner }),
+      claimers: [{ wallet: options.claimer, bps: 10_000 }]
     })
-    const launch = yield* client.launch.createTransaction({
-      ipfs: `ipfs://sweeps-${created.mint}`,
-      tokenMint: created.mint,
-      wallet: creator.publicKey,
-      configKey: created.configKey,
-      initialBuyLamports: 0
-    })
-    yield* Flows.launch(launch, { mint: created.mint }).pipe(
-      Effect.provide(Layer.merge(Signers.layer(creator), chain))
-    )
-    for (const lamports of options.buys) {
-      const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: created.mint, amount: lamports })
-      const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: trader.publicKey })
-      yield* Flows.swap(swap).pipe(Effect.provide(Layer.merge(Signers.layer(trader), chain)))
-    }
-    return created.mint
+    for (const lamports of options.buys) yield* buy(trader, mint, lamports)
+    return mint
   })
 
 /** What the service lists as owed to `wallet`: positions, the partner vault, the deployer's positions. */

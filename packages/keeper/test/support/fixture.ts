@@ -124,10 +124,7 @@ export const positions = (options: {
   readonly buySol: (token: number) => bigint
 }) =>
   Effect.gen(function*() {
-    const info = yield* SandboxInfo
     const sandbox = yield* sandboxApi
-    const client = yield* FeeShareClient
-    const chain = ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })
     for (const wallet of options.wallets) {
       yield* sandbox.sandbox.airdrop({ payload: { address: wallet.signer.publicKey, lamports: 2n * SOL } })
     }
@@ -135,35 +132,14 @@ export const positions = (options: {
     const step = options.wallets.length / options.tokens
     for (let t = 0; t < options.tokens; t++) {
       const creator = yield* LocalSigner.generate
-      yield* sandbox.sandbox.airdrop({ payload: { address: creator.publicKey, lamports: 100n * SOL } })
-      const created = yield* sandbox.sandbox.createToken({ payload: { creator: creator.publicKey } })
       const claimers = Array.from({ length: options.claimersPerToken }, (_, i) =>
         options.wallets[(t * step + i) % options.wallets.length]!.signer.publicKey)
-      yield* sandbox.sandbox.createFeeShareConfig({
-        payload: {
-          mint: created.mint,
-          admin: creator.publicKey,
-          claimers: claimers.map((wallet) => ({ wallet, bps: 10_000 / options.claimersPerToken }))
-        }
+      const mint = yield* launchedToken({
+        creator,
+        claimers: claimers.map((wallet) => ({ wallet, bps: 10_000 / options.claimersPerToken }))
       })
-      const launch = yield* client.launch.createTransaction({
-        ipfs: `ipfs://keeper-${t}`,
-        tokenMint: created.mint,
-        wallet: creator.publicKey,
-        configKey: created.configKey,
-        initialBuyLamports: 0
-      })
-      yield* Flows.launch(launch, { mint: created.mint }).pipe(
-        Effect.provide(Layer.merge(Signers.layer(creator), chain))
-      )
-      const quote = yield* client.trade.quote({
-        inputMint: NATIVE_MINT,
-        outputMint: created.mint,
-        amount: options.buySol(t) * SOL
-      })
-      const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: creator.publicKey })
-      yield* Flows.swap(swap).pipe(Effect.provide(Layer.merge(Signers.layer(creator), chain)))
-      mints.push(created.mint)
+      yield* buy(creator, mint, options.buySol(t) * SOL)
+      mints.push(mint)
     }
     return mints
   })
@@ -174,34 +150,64 @@ export const positions = (options: {
  */
 export const partnerVault = (partner: string, buySol = 2n) =>
   Effect.gen(function*() {
-    const info = yield* SandboxInfo
+    const creator = yield* LocalSigner.generate
+    const mint = yield* launchedToken({ creator, partner, claimers: [{ wallet: creator.publicKey, bps: 10_000 }] })
+    yield* buy(creator, mint, buySol * SOL)
+  })
+
+/**
+ * A token created by `creator` (airdropped 100 SOL first unless `fund` is false: a wallet whose
+ * balance a test follows), its fee share configured with `claimers` (and `partner`, if any),
+ * launched: its mint.
+ */
+export const launchedToken = (options: {
+  readonly creator: Signer.Signer.Service
+  readonly claimers: ReadonlyArray<{ readonly wallet: string; readonly bps: number }>
+  readonly partner?: string
+  readonly fund?: boolean
+}) =>
+  Effect.gen(function*() {
     const sandbox = yield* sandboxApi
     const client = yield* FeeShareClient
-    const chain = ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })
-    const creator = yield* LocalSigner.generate
-    yield* sandbox.sandbox.airdrop({ payload: { address: creator.publicKey, lamports: 100n * SOL } })
+    const creator = options.creator
+    if (options.fund !== false) {
+      yield* sandbox.sandbox.airdrop({ payload: { address: creator.publicKey, lamports: 100n * SOL } })
+    }
     const created = yield* sandbox.sandbox.createToken({ payload: { creator: creator.publicKey } })
     yield* sandbox.sandbox.createFeeShareConfig({
       payload: {
         mint: created.mint,
         admin: creator.publicKey,
-        partner,
-        claimers: [{ wallet: creator.publicKey, bps: 10_000 }]
+        ...(options.partner === undefined ? {} : { partner: options.partner }),
+        claimers: [...options.claimers]
       }
     })
     const launch = yield* client.launch.createTransaction({
-      ipfs: `ipfs://partner-${created.mint}`,
+      ipfs: `ipfs://keeper-${created.mint}`,
       tokenMint: created.mint,
       wallet: creator.publicKey,
       configKey: created.configKey,
       initialBuyLamports: 0
     })
-    const signed = Layer.merge(Signers.layer(creator), chain)
-    yield* Flows.launch(launch, { mint: created.mint }).pipe(Effect.provide(signed))
-    const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: created.mint, amount: buySol * SOL })
-    const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: creator.publicKey })
-    yield* Flows.swap(swap).pipe(Effect.provide(signed))
+    yield* Flows.launch(launch, { mint: created.mint }).pipe(Effect.provide(onChainAs(creator)))
+    return created.mint
   })
+
+/** `buyer` buys `mint` for `lamports` of SOL (one swap): the token's claimers are owed its fee. */
+export const buy = (buyer: Signer.Signer.Service, mint: string, lamports: bigint) =>
+  Effect.gen(function*() {
+    const client = yield* FeeShareClient
+    const quote = yield* client.trade.quote({ inputMint: NATIVE_MINT, outputMint: mint, amount: lamports })
+    const swap = yield* client.trade.swap({ quoteResponse: quote, userPublicKey: buyer.publicKey })
+    yield* Flows.swap(swap).pipe(Effect.provide(onChainAs(buyer)))
+  })
+
+/** `signer` over the sandbox's chain. */
+const onChainAs = (signer: Signer.Signer.Service) =>
+  Layer.unwrapEffect(
+    Effect.map(SandboxInfo, (info) =>
+      Layer.merge(Signers.layer(signer), ChainRpc.layer(info.rpcUrl, { pollInterval: "20 millis" })))
+  )
 
 /** What `wallet`'s partner vault is owed, as the service lists it. */
 export const partnerOwed = (wallet: string) =>
