@@ -218,7 +218,13 @@ export const start = Step.make({
           0n
         )
         return Start.members[0].make({
-          outcome: outcome({ outcome: "claimed", lamports: BigInt(claimable), fees, signatures: [claimed.signature] })
+          // what the attempt that landed claimed (the journal's), else what the pass saw
+          outcome: outcome({
+            outcome: "claimed",
+            lamports: claimed.claimable ?? BigInt(Math.trunc(claimable)),
+            fees,
+            signatures: [claimed.signature]
+          })
         })
       }
       const client = yield* FeeShareClient
@@ -422,7 +428,10 @@ export const claimPosition = (payload: {
     yield* settleEarlier.run(payload)
     const begin = yield* start.run(payload, payload.claimable)
     if (begin._tag === "Finished") return begin.outcome
-    const journaled = yield* JournalWrites.journaledExecution(payload, begin.round)
+    const journaled = yield* JournalWrites.journaledExecution(
+      { ...payload, claimable: BigInt(Math.trunc(begin.claimable)) },
+      begin.round
+    )
     return yield* execute.run(payload, begin.claimable, wallet.signer, journaled).pipe(
       Effect.catchAll((error) =>
         Effect.succeed(
@@ -435,9 +444,9 @@ export const claimPosition = (payload: {
   }).pipe(Effect.catchAll((error) => Effect.succeed(OutcomeModule.fromError(error))))
 
 /**
- * The claim workflow's implementation: the claim itself as the workflow's body, whose result
- * the engine journals as the workflow's reply. After a crash the body runs again; it settles
- * the journal first. (An activity around the body would journal the same result a second time:
+ * The claim workflow's implementation: the claim itself as the workflow's body (a persisted
+ * engine, a cluster's, journals its result as the workflow's reply). After a crash the body runs
+ * again; it settles the journal first. (An activity around the body would journal the same result a second time:
  * one more persisted request and reply per position, and nothing it could replay that the
  * journal does not already settle.)
  *

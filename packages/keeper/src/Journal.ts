@@ -39,6 +39,12 @@ export interface StageRow {
   readonly bytes: string
   readonly lastValidBlockHeight: bigint
   readonly fee: bigint
+  /**
+   * What the run claims, in the smallest unit of what is claimed (lamports for a position):
+   * what a run resumed after a crash reports when this stage landed. Null on stages journaled
+   * before it was kept.
+   */
+  readonly claimable: bigint | null
   readonly status: StageStatus
   readonly slot: bigint | null
   readonly createdAt: number
@@ -104,10 +110,10 @@ export declare namespace Journal {
    * @category models
    */
   export interface Service {
-    /** Writes signed stages (in one transaction) before any of them is sent. */
+    /** Writes signed stages (all or none: one statement) before any of them is sent. */
     readonly recordSigned: (rows: ReadonlyArray<Omit<StageRow, "status" | "slot">>) => Effect.Effect<void, SqlError>
     readonly settle: (signature: string, status: StageStatus, slot: bigint | null) => Effect.Effect<void, SqlError>
-    /** Several stages' fates, in one transaction. */
+    /** Several stages' fates, all or none (one statement). */
     readonly settleMany: (
       fates: ReadonlyArray<{ readonly signature: string; readonly status: StageStatus; readonly slot: bigint | null }>
     ) => Effect.Effect<void, SqlError>
@@ -151,6 +157,7 @@ interface RawStage {
   readonly bytes: string
   readonly last_valid_block_height: string
   readonly fee: string
+  readonly claimable: string | null
   readonly status: StageStatus
   readonly slot: string | null
   readonly created_at: unknown
@@ -190,6 +197,7 @@ const stageOf = (raw: RawStage): StageRow => ({
   bytes: raw.bytes,
   lastValidBlockHeight: toBigint(raw.last_valid_block_height),
   fee: toBigint(raw.fee),
+  claimable: raw.claimable === null ? null : toBigint(raw.claimable),
   status: raw.status,
   slot: raw.slot === null ? null : toBigint(raw.slot),
   createdAt: toNumber(raw.created_at),
@@ -231,44 +239,41 @@ export const make: Effect.Effect<Journal.Service, SqlError | MigrationError, Sql
     yield* sql.onDialectOrElse({ sqlite: () => sql`PRAGMA journal_mode = WAL`, orElse: () => Effect.void })
     // the tables and their columns, whatever keeper made the database before
     yield* Migrations.migrate
-    const settle = (signature: string, status: StageStatus, slot: bigint | null) =>
-      sql`UPDATE keeper_stages SET status = ${status}, slot = ${
-        slot === null ? null : String(slot)
-      } WHERE signature = ${signature}`
-        .pipe(Effect.asVoid)
+    const caseOfSignature = (values: ReadonlyArray<readonly [signature: string, value: string | null]>) =>
+      sql`CASE signature ${
+        sql.join(" ", false)(values.map(([signature, value]) => sql`WHEN ${signature} THEN ${value}`))
+      } END`
+    const settleMany: Journal.Service["settleMany"] = (fates) =>
+      fates.length === 0 ? Effect.void : sql`UPDATE keeper_stages SET
+        status = ${caseOfSignature(fates.map((fate) => [fate.signature, fate.status]))},
+        slot = ${caseOfSignature(fates.map((fate) => [fate.signature, fate.slot === null ? null : String(fate.slot)]))}
+        WHERE ${sql.in("signature", fates.map((fate) => fate.signature))}`.pipe(Effect.asVoid)
     return Journal.of({
+      // one statement each: atomic without an explicit transaction (with libsql, every
+      // transaction hands its connection away and the next statement opens a new one)
       recordSigned: (rows) =>
-        sql.withTransaction(
-          Effect.forEach(
-            rows,
-            (row) =>
-              sql`INSERT INTO keeper_stages ${
-                sql.insert({
-                  signature: row.signature,
-                  key: row.key,
-                  wallet: row.wallet,
-                  mint: row.mint,
-                  round: row.round,
-                  stage: row.stage,
-                  kind: row.kind,
-                  depends_on: JSON.stringify(row.dependsOn),
-                  bytes: row.bytes,
-                  last_valid_block_height: String(row.lastValidBlockHeight),
-                  fee: String(row.fee),
-                  status: "signed",
-                  slot: null,
-                  created_at: row.createdAt,
-                  runner: row.runner
-                })
-              } ON CONFLICT DO NOTHING`,
-            { discard: true }
-          )
-        ),
-      settle,
-      settleMany: (fates) =>
-        fates.length === 0 ? Effect.void : sql.withTransaction(
-          Effect.forEach(fates, (fate) => settle(fate.signature, fate.status, fate.slot), { discard: true })
-        ),
+        rows.length === 0 ? Effect.void : sql`INSERT INTO keeper_stages ${
+          sql.insert(rows.map((row) => ({
+            signature: row.signature,
+            key: row.key,
+            wallet: row.wallet,
+            mint: row.mint,
+            round: row.round,
+            stage: row.stage,
+            kind: row.kind,
+            depends_on: JSON.stringify(row.dependsOn),
+            bytes: row.bytes,
+            last_valid_block_height: String(row.lastValidBlockHeight),
+            fee: String(row.fee),
+            claimable: row.claimable === null ? null : String(row.claimable),
+            status: "signed",
+            slot: null,
+            created_at: row.createdAt,
+            runner: row.runner
+          })))
+        } ON CONFLICT DO NOTHING`.pipe(Effect.asVoid),
+      settle: (signature, status, slot) => settleMany([{ signature, status, slot }]),
+      settleMany,
       unsettled: (filter) =>
         (filter === undefined
           ? sql<RawStage>`SELECT * FROM keeper_stages WHERE status = 'signed' ORDER BY id`

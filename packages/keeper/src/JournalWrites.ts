@@ -17,7 +17,7 @@ import { Settings } from "./Settings.js"
 import * as Step from "./Step.js"
 
 /**
- * Journals one round's signed stages, in one transaction: nothing of the round may be sent
+ * Journals one round's signed stages, in one commit: nothing of the round may be sent
  * before this step succeeds.
  *
  * @since 0.1.0
@@ -55,7 +55,7 @@ export const settle = Step.make({
 })
 
 /**
- * Journals the fates of several stages in one transaction (one commit for all of them). A
+ * Journals the fates of several stages in one commit. A
  * stage that landed, with or without error, paid its fee: counted in
  * `feeshare_keeper_fees_lamports_total`.
  *
@@ -161,7 +161,7 @@ export interface JournaledExecution {
   /** Keeps each stage's fate as the executor learns it, for `flush`. */
   readonly onEvent: (event: PlanExecutor.Event) => Effect.Effect<void>
   /**
-   * Journals the fates kept since the last flush, in one transaction (`settleAll`): after the
+   * Journals the fates kept since the last flush, in one commit (`settleAll`): after the
    * execution, and before a rebuild (whose fee cap counts the fees the journal shows).
    */
   readonly flush: Effect.Effect<void>
@@ -174,8 +174,9 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 /**
  * The journaled execution of one position's run (its `key`): each round's signed stages
  * written before any is sent, each stage's fate as the executor learns it, and the fees paid
- * so far. Rounds are numbered from `firstRound` (the first after those the key has journaled
- * already: the claim's `start` step read them). A journal that cannot be
+ * so far. Every stage is journaled with what the run claims (`payload.claimable`). Rounds are
+ * numbered from `firstRound` (the first after those the key has journaled already: the claim's
+ * `start` step read them). A journal that cannot be
  * written stops the run (a defect): no stage is sent unjournaled.
  *
  * @since 0.1.0
@@ -185,6 +186,7 @@ export const journaledExecution = Effect.fn("JournalWrites.journaledExecution")(
   readonly wallet: string
   readonly mint: string
   readonly key: string
+  readonly claimable: bigint
 }, firstRound: number) {
   const { options, runner } = yield* Settings
   const context = yield* Effect.context<Journal.Journal>()
@@ -225,6 +227,7 @@ export const journaledExecution = Effect.fn("JournalWrites.journaledExecution")(
         bytes: base64(transaction.bytes),
         lastValidBlockHeight: stage.lifetime.lastValidBlockHeight,
         fee: decoded[i] === undefined ? 0n : WireTransaction.networkFee(decoded[i]),
+        claimable: payload.claimable,
         status: "signed",
         slot: null,
         createdAt: now,

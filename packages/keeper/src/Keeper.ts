@@ -9,9 +9,8 @@
  *
  * @since 0.1.0
  */
-import { ClusterWorkflowEngine, SingleRunner } from "@effect/cluster"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { WorkflowEngine } from "@effect/workflow"
+import { WorkflowEngine } from "@effect/workflow"
 import { FeeShareClient } from "@feeshare/client/FeeShareClient"
 import { type Claims, ClaimTransactions } from "@feeshare/domain"
 import type * as Chain from "@feeshare/solana/Chain"
@@ -197,8 +196,9 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
     const address = wallet.signer.publicKey
     const reports: Array<PositionReport> = []
     const sweeps: Array<SweepReport> = []
-    // runs cut short by a crash (here or on a runner that died): the engine resumes or has
-    // finished their workflow; the same key attaches to it, and its outcome is recorded now
+    // runs cut short by a crash (here or on a runner that died) run again under the same key: on
+    // one machine the run settles its journaled stages and finds its outcome in the journal; on a
+    // cluster the key attaches to the workflow the engine resumed or finished. Recorded now.
     if (!options.config.dryRun) {
       for (const { key, mint } of yield* journal.unrecorded(address)) {
         const startedAt = yield* Clock.currentTimeMillis
@@ -366,37 +366,35 @@ const ownerOnly = (file: string) =>
   })
 
 /**
- * The workflow engine and the journal on one SQLite file, no server: `@effect/cluster`'s
- * single runner over `@effect/sql-libsql`. The native libsql binding is imported when this
+ * The workflow engine and the journal of one machine: the engine in memory
+ * (`WorkflowEngine.layerMemory`), the journal on one SQLite file over `@effect/sql-libsql`, no
+ * server. On one machine the journal alone is what survives a crash: every round's signed
+ * stages, with what the run claims, are committed before any is sent, and a pass first settles
+ * them with the chain and records the runs they belong to (`walletPass`). A persisted engine
+ * would commit each workflow's request and reply as well, a second record of the same run. (A
+ * cluster persists its engine: `Cluster.ts`.) The native libsql binding is imported when this
  * layer is built, never before. The file and its WAL and SHM files are readable by their owner
  * only (0600), whatever the umask.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerStorage = (file: string) =>
-  Layer.unwrapEffect(
-    Effect.map(
-      Effect.zipRight(ownerOnly(file), Effect.promise(() => import("@effect/sql-libsql"))),
-      ({ LibsqlClient }) =>
-        Layer.mergeAll(
-          ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(SingleRunner.layer({ runnerStorage: "memory" }))),
-          Journal.layer
-        ).pipe(
-          // 64-bit snowflake ids: without bigint integers the runner cannot read its messages
-          Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))
-        )
-    )
-  )
+export const layerStorage = (file: string) => Layer.merge(WorkflowEngine.layerMemory, layerJournal(file))
 
 /**
- * The journal alone on the SQLite file (for `status`): no engine, no runner.
+ * The journal alone on the SQLite file: what `status` reads, and what `layerStorage` keeps.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerJournal = (file: string) =>
   Layer.unwrapEffect(
-    Effect.map(Effect.promise(() => import("@effect/sql-libsql")), ({ LibsqlClient }) =>
-      Journal.layer.pipe(Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))))
+    Effect.map(
+      Effect.zipRight(ownerOnly(file), Effect.promise(() => import("@effect/sql-libsql"))),
+      ({ LibsqlClient }) =>
+        Journal.layer.pipe(
+          // 64-bit integers as bigint (slots, heights, times)
+          Layer.provideMerge(LibsqlClient.layer({ url: `file:${file}`, intMode: "bigint" }))
+        )
+    )
   )

@@ -120,6 +120,26 @@ const upgradeFirstJournal = Effect.gen(function*() {
 })
 
 /**
+ * Stages get what their run claims (`claimable`, in the smallest unit of what is claimed; null
+ * on stages journaled before): a run resumed after a crash reports what the attempt that landed
+ * claimed, from the journal alone.
+ */
+const stagesClaimable = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () => Effect.asVoid(sql`ALTER TABLE keeper_stages ADD COLUMN IF NOT EXISTS claimable TEXT`),
+    orElse: () =>
+      Effect.flatMap(
+        sqliteColumns(sql, "keeper_stages"),
+        (columns) =>
+          columns.has("claimable")
+            ? Effect.void
+            : Effect.asVoid(sql`ALTER TABLE keeper_stages ADD COLUMN claimable TEXT`)
+      )
+  })
+})
+
+/**
  * The journal's migrations, in order.
  *
  * @since 0.1.0
@@ -127,7 +147,8 @@ const upgradeFirstJournal = Effect.gen(function*() {
  */
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_create_journal": createJournal,
-  "0002_upgrade_first_journal": upgradeFirstJournal
+  "0002_upgrade_first_journal": upgradeFirstJournal,
+  "0003_stages_claimable": stagesClaimable
 })
 
 /**

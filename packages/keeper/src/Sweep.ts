@@ -94,7 +94,7 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 
 /**
  * Signs, journals and sends one answer of the service (its verified transactions, in order):
- * the signed bytes of all of them journaled in one transaction first (round `round`), then each
+ * the signed bytes of all of them journaled in one commit first (round `round`), then each
  * sent and confirmed in turn, its fate journaled. The fees are those the wallet pays
  * (`ClaimCost`: nothing for a gas-sponsored claim).
  */
@@ -125,6 +125,7 @@ const sendRound = (
       bytes: base64(transaction.bytes),
       lastValidBlockHeight: Option.getOrElse(transaction.lastValidBlockHeight, () => bound),
       fee: ClaimCost.ofTransaction(verified[i]!.decoded, signer.publicKey).fees,
+      claimable: run.claimable,
       status: "signed",
       slot: null,
       createdAt: now,
@@ -278,7 +279,8 @@ export const sweep = (
     if (landed.length > 0) {
       return Outcome.make({
         outcome: "claimed",
-        lamports: run.claimable,
+        // what the attempt that landed claimed (the journal's), else what the pass saw
+        lamports: landed.find((row) => row.claimable !== null)?.claimable ?? run.claimable,
         fees: earlier.filter((row) => row.status === "landed" || row.status === "failed").reduce(
           (sum, row) => sum + row.fee,
           0n

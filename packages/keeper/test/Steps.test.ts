@@ -52,6 +52,7 @@ const stage = (key: string, wallet: string, mint: string, stageId: string, fee: 
   bytes: "AA==",
   lastValidBlockHeight: 100n,
   fee,
+  claimable: 1_000_000n,
   createdAt,
   runner: null
 })
@@ -174,7 +175,8 @@ describe("Claim steps", () => {
           _tag: "Finished",
           outcome: Claim.outcome({
             outcome: "claimed",
-            lamports: 456n,
+            // what that attempt journaled it claims (`stage`), not what this pass saw (456)
+            lamports: 1_000_000n,
             fees: 12_000n,
             signatures: ["done-claim-signature"]
           })

@@ -59,5 +59,7 @@ export const keeperProcess = (options: { readonly config: string; readonly rpcUr
 /** The part of `keeper once --json`'s report the crash tests read. */
 export interface Report {
   readonly reconciled: { readonly landed: number; readonly rebroadcast: number; readonly dead: number }
-  readonly wallets: ReadonlyArray<{ readonly positions: ReadonlyArray<{ readonly outcome: string }> }>
+  readonly wallets: ReadonlyArray<
+    { readonly positions: ReadonlyArray<{ readonly outcome: string; readonly lamports: string | number }> }
+  >
 }
