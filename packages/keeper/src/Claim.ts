@@ -446,9 +446,9 @@ export const claimPosition = (payload: {
 /**
  * The claim workflow's implementation: the claim itself as the workflow's body (a persisted
  * engine, a cluster's, journals its result as the workflow's reply). After a crash the body runs
- * again; it settles the journal first. (An activity around the body would journal the same result a second time:
- * one more persisted request and reply per position, and nothing it could replay that the
- * journal does not already settle.)
+ * again; it settles the journal first. (An activity around the body would journal the same
+ * result a second time: one more persisted request and reply per position, and nothing it could
+ * replay that the journal does not already settle.)
  *
  * @since 0.1.0
  * @category layers

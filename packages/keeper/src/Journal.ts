@@ -1,7 +1,8 @@
 /**
  * The keeper's journal (SQLite on one machine; on a cluster, PostgreSQL beside the workflow
  * engine): every signed stage (bytes and signature, and what its run claims, written before the
- * stage is sent) with its fate on the chain, and every run's outcome. Signed transactions are public; no secret is ever written here.
+ * stage is sent) with its fate on the chain, and every run's outcome. Signed transactions are
+ * public; no secret is ever written here.
  *
  * @since 0.1.0
  */

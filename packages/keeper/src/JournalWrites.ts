@@ -55,9 +55,8 @@ export const settle = Step.make({
 })
 
 /**
- * Journals the fates of several stages in one commit. A
- * stage that landed, with or without error, paid its fee: counted in
- * `feeshare_keeper_fees_lamports_total`.
+ * Journals the fates of several stages in one commit. A stage that landed, with or without
+ * error, paid its fee: counted in `feeshare_keeper_fees_lamports_total`.
  *
  * @since 0.1.0
  * @category steps
@@ -176,8 +175,8 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
  * written before any is sent, each stage's fate as the executor learns it, and the fees paid
  * so far. Every stage is journaled with what the run claims (`payload.claimable`). Rounds are
  * numbered from `firstRound` (the first after those the key has journaled already: the claim's
- * `start` step read them). A journal that cannot be
- * written stops the run (a defect): no stage is sent unjournaled.
+ * `start` step read them). A journal that cannot be written stops the run (a defect): no stage
+ * is sent unjournaled.
  *
  * @since 0.1.0
  * @category constructors
