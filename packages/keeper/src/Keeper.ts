@@ -301,7 +301,19 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
   )
 
 /**
- * One pass: settle the journal with the chain, then every wallet (`concurrency` at a time).
+ * The claim and sweep workflows on an engine in memory, built for one pass and gone with it: it
+ * holds that pass's runs, never more (an engine kept for the life of the process would keep
+ * every run it ever executed). A run the pass does not finish is the journal's: the next pass
+ * settles it (`walletPass`).
+ */
+const passEngine = Layer.merge(ClaimWorkflowLive, Sweep.SweepWorkflowLive).pipe(
+  Layer.provideMerge(WorkflowEngine.layerMemory)
+)
+
+/**
+ * One pass of one machine: settle the journal with the chain, then every wallet (`concurrency`
+ * at a time), each claim and sweep a workflow on an engine in memory made for this pass. (A
+ * cluster's runners pass their wallets with `walletPass`, on the cluster's engine.)
  *
  * @since 0.1.0
  * @category claiming
@@ -309,13 +321,13 @@ export const walletPass = (wallet: KeeperConfig.Wallet): Effect.Effect<
 export const pass: Effect.Effect<
   PassReport,
   SqlError | Chain.ChainUnavailable | Chain.PreflightFailed,
-  Settings | Journal.Journal | Chain.Chain | FeeShareClient | WorkflowEngine.WorkflowEngine
+  Settings | Journal.Journal | Chain.Chain | FeeShareClient
 > = Effect.gen(function*() {
   const { options, wallets } = yield* Settings
   const reconciled = options.config.dryRun ? { landed: 0, rebroadcast: 0, dead: 0 } : yield* reconcile()
   const reports = yield* Effect.forEach([...wallets.values()], walletPass, { concurrency: options.config.concurrency })
   return { reconciled, wallets: reports }
-}).pipe(Effect.withSpan("Keeper.pass"))
+}).pipe(Effect.provide(passEngine), Effect.withSpan("Keeper.pass"))
 
 /**
  * Passes forever, `intervalSeconds` apart; `onPass` sees each report.
@@ -366,15 +378,16 @@ const ownerOnly = (file: string) =>
   })
 
 /**
- * The workflow engine and the journal of one machine: the engine in memory
- * (`WorkflowEngine.layerMemory`), the journal on one SQLite file over `@effect/sql-libsql`, no
- * server. On one machine the journal alone is what survives a crash: every round's signed
- * stages, with what the run claims, are committed before any is sent, and a pass first settles
- * them with the chain and records the runs they belong to (`walletPass`). A persisted engine
- * would commit each workflow's request and reply as well, a second record of the same run. (A
- * cluster persists its engine: `Cluster.ts`.) The native libsql binding is imported when this
- * layer is built, never before. The file and its WAL and SHM files are readable by their owner
- * only (0600), whatever the umask.
+ * The workflow engine and the journal of one machine: an engine in memory
+ * (`WorkflowEngine.layerMemory`; `pass` runs its workflows on one of its own, made for the pass),
+ * the journal on one SQLite file over `@effect/sql-libsql`, no server. On one machine the
+ * journal alone is what survives a crash: every round's signed stages, with what the run
+ * claims, are committed before any is sent, and a pass first settles them with the chain and
+ * records the runs they belong to (`walletPass`). A persisted engine would commit each
+ * workflow's request and reply as well, a second record of the same run. (A cluster persists
+ * its engine: `Cluster.ts`.) The native libsql binding is imported when this layer is built,
+ * never before. The file and its WAL and SHM files are readable by their owner only (0600),
+ * whatever the umask.
  *
  * @since 0.1.0
  * @category layers
