@@ -6,9 +6,10 @@ export default defineProject({
   test: {
     name: "cli",
     include: ["test/**/*.test.ts"],
-    // each file in a fresh VM context of a reused process (root config): no state crosses files,
-    // and a file costs a context instead of a process start and a full import
-    pool: "vmForks",
+    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
+    setupFiles: ["../../vitest.effect.ts"],
+    // no file relies on module state left by another: threads that keep modules loaded (root config)
+    pool: "threads",
     globalSetup: ["test/support/build.ts"],
     // the end-to-end tests spawn the real executable (each run is a fresh Node process)
     testTimeout: 60_000,

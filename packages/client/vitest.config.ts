@@ -6,9 +6,10 @@ export default defineProject({
   test: {
     name: "client",
     include: ["test/**/*.test.ts"],
-    // each file in a fresh VM context of a reused process (root config): no state crosses files,
-    // and a file costs a context instead of a process start and a full import
-    pool: "vmForks",
+    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
+    setupFiles: ["../../vitest.effect.ts"],
+    // no file relies on module state left by another: threads that keep modules loaded (root config)
+    pool: "threads",
     // a hang guard, not a timing assertion: tests that start a real sandbox or run many property cases
     // take longer than the 5 s default on a loaded 2-core machine
     testTimeout: 30_000,
