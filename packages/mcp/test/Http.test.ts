@@ -39,8 +39,11 @@ const post = (url: string, headers: Record<string, string>) =>
     }).then((response) => response.status)
   )
 
-/** A raw POST with the token: its status and its body as JSON (`undefined` when it is not). */
-const raw = (url: string, token: string, body: string) =>
+/**
+ * A raw POST with the token: its status and its body as JSON (`undefined` when it is not).
+ * `chunked` sends the body as a stream, without a content-length.
+ */
+const raw = (url: string, token: string, body: string, chunked = false) =>
   Effect.promise(async () => {
     const response = await fetch(url, {
       method: "POST",
@@ -49,7 +52,9 @@ const raw = (url: string, token: string, body: string) =>
         accept: "application/json, text/event-stream",
         authorization: `Bearer ${token}`
       },
-      body
+      ...(chunked ?
+        { body: new Blob([body]).stream(), duplex: "half" } :
+        { body })
     })
     const text = await response.text()
     let json: unknown
@@ -103,10 +108,12 @@ describe("feeshare mcp --http", () => {
         assert.deepStrictEqual([batch.status, batch.json?.error?.code], [400, -32600])
         const deep = yield* call(`${"[".repeat(10_000)}${"]".repeat(10_000)}`)
         assert.deepStrictEqual([deep.status, deep.json?.error?.code], [400, -32600])
-        const huge = yield* call(
-          JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { p: "a".repeat(2 << 20) } })
-        )
-        assert.deepStrictEqual([huge.status, huge.json?.error?.code], [413, -32600])
+        const hugeBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { p: "a".repeat(2 << 20) } })
+        // declared or counted, the 413 arrives while the client is still sending (not a reset connection)
+        for (const chunked of [false, false, false, true, true]) {
+          const huge = yield* raw(server.url, server.token, hugeBody, chunked)
+          assert.deepStrictEqual([chunked, huge.status, huge.json?.error?.code], [chunked, 413, -32600])
+        }
         // a good request still works after all that
         const good = yield* call(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }))
         assert.isBelow(good.status, 500)

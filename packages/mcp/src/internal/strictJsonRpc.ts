@@ -1,6 +1,7 @@
 /**
  * JSON-RPC over HTTP, strictly, before the MCP server sees a body: read at most
- * `maxBodyBytes` (413 past it, answered, not a reset connection), JSON (400 with a `-32700`
+ * `maxBodyBytes` (413 past it, answered after the rest of the body, up to `maxDrainBytes`, is
+ * read and dropped, not a reset connection), JSON (400 with a `-32700`
  * parse error), nested at most `maxDepth` levels, a batch of at most `maxBatch` messages,
  * every message an object with `jsonrpc: "2.0"` (400 with a `-32600` invalid request). The
  * body read is handed on as the request's `text`.
@@ -22,12 +23,34 @@ export const maxDepth = 64
 const envelope = (status: number, code: number, message: string) =>
   HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status })
 
-/** The body of a request, or `undefined` past `limit` bytes (declared or counted). */
-const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number) => {
-  if (Number(request.headers["content-length"]) > limit) return Effect.succeed(undefined)
+/**
+ * Past `maxBodyBytes`, up to this many bytes in all are read and dropped before the 413 is
+ * answered: the connection closes once the answer is written, and a client still sending
+ * into a closed connection sees a reset (EPIPE) instead of the 413.
+ */
+export const maxDrainBytes = 16 * maxBodyBytes
+
+/** A body over the limit: `drained` when it was read to its end (the connection can stay open). */
+interface TooLarge {
+  readonly _tag: "TooLarge"
+  readonly drained: boolean
+}
+
+const tooLarge = (drained: boolean): TooLarge => ({ _tag: "TooLarge", drained })
+
+/** The body of a request, or `TooLarge` past `limit` bytes (declared or counted). */
+const readBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<string | TooLarge, HttpServerError.RequestError> => {
+  const declared = Number(request.headers["content-length"])
+  if (declared > maxDrainBytes) return Effect.succeed(tooLarge(false))
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  if (!(incoming instanceof IncomingMessage)) return Effect.orDie(request.text)
-  return Effect.async<string | undefined, HttpServerError.RequestError>((resume) => {
+  if (!(incoming instanceof IncomingMessage)) {
+    if (declared > limit) return Effect.succeed(tooLarge(false))
+    return Effect.map(Effect.orDie(request.text), (text) => text.length > limit ? tooLarge(true) : text)
+  }
+  return Effect.async<string | TooLarge, HttpServerError.RequestError>((resume) => {
     const chunks: Array<Buffer> = []
     let bytes = 0
     const detach = () => {
@@ -37,18 +60,15 @@ const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =
     }
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
-      if (bytes > limit) {
+      if (bytes > maxDrainBytes) {
         detach()
-        // the rest is read and dropped, so the 413 reaches the client
-        incoming.resume()
-        resume(Effect.succeed(undefined))
-        return
-      }
-      chunks.push(chunk)
+        resume(Effect.succeed(tooLarge(false)))
+      } else if (bytes <= limit && !(declared > limit)) chunks.push(chunk)
+      else chunks.length = 0
     }
     const onEnd = () => {
       detach()
-      resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+      resume(Effect.succeed(bytes > limit ? tooLarge(true) : Buffer.concat(chunks).toString("utf8")))
     }
     const onError = (cause: Error) => {
       detach()
@@ -118,12 +138,9 @@ export const guard = <E, R>(
     const read = yield* Effect.either(readBody(request, maxBodyBytes))
     if (Either.isLeft(read)) return envelope(400, -32700, "Parse error: the body could not be read")
     const text = read.right
-    if (text === undefined) {
-      return HttpServerResponse.setHeader(
-        envelope(413, -32600, `Invalid request: the body is larger than ${maxBodyBytes} bytes`),
-        "connection",
-        "close"
-      )
+    if (typeof text !== "string") {
+      const refused = envelope(413, -32600, `Invalid request: the body is larger than ${maxBodyBytes} bytes`)
+      return text.drained ? refused : HttpServerResponse.setHeader(refused, "connection", "close")
     }
     if (nestsDeeperThan(text, maxDepth)) {
       return envelope(400, -32600, `Invalid request: JSON nested deeper than ${maxDepth} levels`)
