@@ -11,7 +11,9 @@ export default defineProject({
     // no file relies on module state left by another: threads that keep modules loaded (root config)
     pool: "threads",
     // every file starts a sandbox and a browser of its own: one file at a time
-    fileParallelism: false,
+    // one thread for all of them (after the workspace's shared threads: root config); a
+    // project's `fileParallelism: false` is not honoured when several projects run together
+    poolOptions: { threads: { singleThread: true } },
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

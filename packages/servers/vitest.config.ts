@@ -14,7 +14,9 @@ export default defineProject({
     pool: "threads",
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores
-    fileParallelism: false,
+    // one thread for all of them (after the workspace's shared threads: root config); a
+    // project's `fileParallelism: false` is not honoured when several projects run together
+    poolOptions: { threads: { singleThread: true } },
     testTimeout: 120_000,
     hookTimeout: 60_000
   }
