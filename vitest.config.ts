@@ -42,16 +42,17 @@ const longest = (key: "testTimeout" | "hookTimeout") =>
  * The workspace's tests in three pools that run side by side (vitest alone would take one
  * worker on a 2-core machine: cores − 1):
  * - threads, two: the project `threads` above (its setup file, `vitest.effect.ts`, puts back
- *   what `@effect/vitest`'s `layer` replaces on its `it`); then `servers` and `browser`, which
- *   start real servers (Redis, PostgreSQL, Chromium, tmux): one file at a time, in one thread
- *   (`singleThread`), after the shared project;
+ *   what `@effect/vitest`'s `layer` replaces on its `it`);
  * - vmForks (sandbox), one: each file in a fresh VM context of a process that lives on, so no
  *   module state crosses files (the sandbox's files do not pass sharing modules: a router
  *   declared twice, rate-limit windows), while a file costs a context, not a process start and
  *   a full import;
- * - forks (consumer, keeper-process), two: the consumer test (the longest file: it packs,
- *   installs and type-checks the tarballs), which starts at once beside the others, and the
- *   files that need a process of their own (a worker thread cannot set the umask).
+ * - forks, two, each file in a fresh process: the consumer test (the longest file: it packs,
+ *   installs and type-checks the tarballs), which starts first; beside it, one at a time, the
+ *   other files of its pool: `servers` and `browser`, which start real servers (Redis,
+ *   PostgreSQL, Chromium, tmux), and the keeper's files that set the umask (a worker thread
+ *   cannot). A project's `fileParallelism: false` is not honoured when several projects run
+ *   together: once the consumer test ends, two of those files may run at once.
  */
 export default defineConfig({
   test: {

@@ -8,15 +8,9 @@ export default defineProject({
     // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
     globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
-    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
-    setupFiles: ["../../vitest.effect.ts"],
-    // no file relies on module state left by another: threads that keep modules loaded (root config)
-    pool: "threads",
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores
-    // one thread for all of them (after the workspace's shared threads: root config); a
-    // project's `fileParallelism: false` is not honoured when several projects run together
-    poolOptions: { threads: { singleThread: true } },
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000
   }
