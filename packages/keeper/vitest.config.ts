@@ -1,10 +1,7 @@
 import { defineProject } from "vitest/config"
 import { resolveSources } from "../../vitest.shared.js"
 
-/**
- * The keeper's tests start sandboxes and spawn keepers. In the workspace's run (root config)
- * they are part of the project `threads`, with the other packages that share modules.
- */
+/** The keeper's tests start sandboxes and spawn keepers: one file at a time. */
 export default defineProject({
   ...resolveSources,
   test: {
@@ -18,6 +15,7 @@ export default defineProject({
     setupFiles: ["../../vitest.effect.ts"],
     // no file relies on module state left by another: threads that keep modules loaded (root config)
     pool: "threads",
+    fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000
   }

@@ -1,11 +1,7 @@
 import { defineProject } from "vitest/config"
 import { resolveSources } from "../../vitest.shared.js"
 
-/**
- * The MCP tests start sandboxes and spawn `feeshare mcp` processes. In the workspace's run
- * (root config) they are part of the project `threads`, with the other packages that share
- * modules.
- */
+/** The MCP tests start sandboxes and spawn `feeshare mcp` processes: one file at a time. */
 export default defineProject({
   ...resolveSources,
   test: {
@@ -17,6 +13,7 @@ export default defineProject({
     setupFiles: ["../../vitest.effect.ts"],
     // no file relies on module state left by another: threads that keep modules loaded (root config)
     pool: "threads",
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -8,6 +8,10 @@ export default defineProject({
     // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
     globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
+    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
+    setupFiles: ["../../vitest.effect.ts"],
+    // no file relies on module state left by another: threads that keep modules loaded (root config)
+    pool: "threads",
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores
     fileParallelism: false,
