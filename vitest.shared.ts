@@ -12,3 +12,13 @@ export const resolveSources = {
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@feeshare/source"] } }
 }
+
+/**
+ * The test settings of a project whose files leave no state in the modules they import: they
+ * share the root config's threads, which keep modules loaded (`isolate: false`), and the setup
+ * file puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced.
+ */
+export const sharedThreads = {
+  setupFiles: ["../../vitest.effect.ts"],
+  pool: "threads" as const
+}

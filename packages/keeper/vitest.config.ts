@@ -1,7 +1,10 @@
 import { defineProject } from "vitest/config"
-import { resolveSources } from "../../vitest.shared.js"
+import { resolveSources, sharedThreads } from "../../vitest.shared.js"
 
-/** The keeper's tests start sandboxes and spawn keepers: one file at a time. */
+/**
+ * The keeper's tests start sandboxes and spawn keepers; with the other projects they share the
+ * root config's two threads, so at most two files run at once.
+ */
 export default defineProject({
   ...resolveSources,
   test: {
@@ -11,11 +14,7 @@ export default defineProject({
     include: ["test/**/*.test.ts"],
     // sets the process's umask, which a worker thread cannot: a process of its own (vitest.process.config.ts)
     exclude: ["test/Files.test.ts"],
-    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
-    setupFiles: ["../../vitest.effect.ts"],
-    // no file relies on module state left by another: threads that keep modules loaded (root config)
-    pool: "threads",
-    fileParallelism: false,
+    ...sharedThreads,
     testTimeout: 180_000,
     hookTimeout: 180_000
   }

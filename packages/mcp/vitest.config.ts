@@ -1,7 +1,10 @@
 import { defineProject } from "vitest/config"
-import { resolveSources } from "../../vitest.shared.js"
+import { resolveSources, sharedThreads } from "../../vitest.shared.js"
 
-/** The MCP tests start sandboxes and spawn `feeshare mcp` processes: one file at a time. */
+/**
+ * The MCP tests start sandboxes and spawn `feeshare mcp` processes; with the other projects they
+ * share the root config's two threads, so at most two files run at once.
+ */
 export default defineProject({
   ...resolveSources,
   test: {
@@ -9,11 +12,7 @@ export default defineProject({
     // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
     globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
-    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
-    setupFiles: ["../../vitest.effect.ts"],
-    // no file relies on module state left by another: threads that keep modules loaded (root config)
-    pool: "threads",
-    fileParallelism: false,
+    ...sharedThreads,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { resolveSources } from "../../vitest.shared.js"
+import { resolveSources, sharedThreads } from "../../vitest.shared.js"
 
 export default defineProject({
   ...resolveSources,
@@ -10,9 +10,6 @@ export default defineProject({
     // take longer than the 5 s default on a loaded 2-core machine
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
-    setupFiles: ["../../vitest.effect.ts"],
-    // no file relies on module state left by another: threads that keep modules loaded (root config)
-    pool: "threads"
+    ...sharedThreads
   }
 })

@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { resolveSources } from "../../vitest.shared.js"
+import { resolveSources, sharedThreads } from "../../vitest.shared.js"
 
 export default defineProject({
   ...resolveSources,
@@ -8,10 +8,7 @@ export default defineProject({
     // builds the executables its tests spawn (scripts/test-executables.mjs), once per run
     globalSetup: ["../cli/test/support/build.ts"],
     include: ["test/**/*.test.ts"],
-    // puts back what `@effect/vitest`'s `layer` in an earlier file of the thread replaced
-    setupFiles: ["../../vitest.effect.ts"],
-    // no file relies on module state left by another: threads that keep modules loaded (root config)
-    pool: "threads",
+    ...sharedThreads,
     // every file starts servers and processes of its own: one file at a time, so that they do
     // not starve each other of the machine's cores
     fileParallelism: false,

@@ -48,7 +48,7 @@ const readBody = (
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
   if (!(incoming instanceof IncomingMessage)) {
     if (declared > limit) return Effect.succeed(tooLarge(false))
-    return Effect.map(Effect.orDie(request.text), (text) => text.length > limit ? tooLarge(true) : text)
+    return Effect.map(Effect.orDie(request.text), (text) => Buffer.byteLength(text) > limit ? tooLarge(true) : text)
   }
   return Effect.async<string | TooLarge, HttpServerError.RequestError>((resume) => {
     const chunks: Array<Buffer> = []
